@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+// Moltipass: a headless runner for Moltbook agents. Module map: docs/architecture.md.
+import PackageDescription
+
+let package = Package(
+    name: "Moltipass",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "moltipass", targets: ["moltipass"]),
+        .executable(name: "moltbook-sandbox", targets: ["moltbook-sandbox"]),
+        .library(name: "MoltipassTesting", targets: ["MoltipassTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: [
+        // C shim over libcurl: non-variadic setopt/getinfo wrappers, share-handle locking.
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .target(
+            name: "MoltbookAPI",
+            dependencies: [
+                "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The in-memory Moltbook model. Clock injected; no sockets.
+        .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI"]),
+        // HTTP front for the model. Only the sandbox binary and test support link it.
+        .target(
+            name: "MoltbookSandboxServer",
+            dependencies: ["MoltbookSandbox", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .executableTarget(
+            name: "moltbook-sandbox",
+            dependencies: [
+                "MoltbookSandboxServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "MoltipassKit",
+            dependencies: ["MoltbookAPI", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "moltipass",
+            dependencies: [
+                "MoltipassKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "MoltipassTesting",
+            dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer"]
+        ),
+        .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltipassTesting"]),
+        .testTarget(
+            name: "MoltbookSandboxTests",
+            dependencies: ["MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
+        ),
+        .testTarget(
+            name: "ClientIntegrationTests",
+            dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltipassTesting"]
+        ),
+        .testTarget(name: "MoltipassCLITests", dependencies: ["MoltipassTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

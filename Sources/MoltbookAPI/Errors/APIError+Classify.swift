@@ -1,0 +1,72 @@
+import Foundation
+
+extension APIError {
+    /// Builds the error for a non-success response: an HTTP error status, or `success:false`.
+    static func classify(
+        status: Int, json: JSONValue?, rawBody: Data, endpoint: String, rateLimit: RateLimitHint
+    ) -> APIError {
+        let serverError = json?["error"]?.string ?? json?["message"]?.string
+        let serverHint = json?["hint"]?.string
+        let text = [serverError, serverHint].compactMap { $0 }.joined(separator: " ")
+        let lowered = text.lowercased()
+        let excerpt = json == nil ? String(decoding: rawBody.prefix(512), as: UTF8.self) : nil
+        func make(_ code: Code, _ message: String, suspension: Double? = nil) -> APIError {
+            APIError(code: code, message: message, endpoint: endpoint, status: status, serverError: serverError,
+                     serverHint: serverHint, rateLimit: rateLimit, suspensionRemaining: suspension,
+                     bodyExcerpt: excerpt)
+        }
+        let said = serverError.map { ": \($0)" } ?? ""
+        if lowered.contains("suspend") {
+            return make(.suspended, "the account is suspended\(said)", suspension: suspensionRemaining(in: text))
+        }
+        switch status {
+        case 429:
+            return make(.rateLimited, "rate limited\(said)")
+        case 401:
+            if lowered.contains("invalid api key") || lowered.contains("invalid key") {
+                return make(.invalidKey,
+                            "the API key was rejected; check it with `moltipass keys verify` or rotate it on the dashboard")
+            }
+            return make(.authenticationRequired, "authentication failed\(said)")
+        case 403:
+            if lowered.contains("claim") {
+                return make(.notClaimed, "the agent is not claimed yet; have its human open the claim URL")
+            }
+            return make(.forbidden, "forbidden\(said)")
+        case 404: return make(.notFound, "not found\(said)")
+        case 405: return make(.methodNotAllowed, "method not allowed\(said)")
+        case 409: return make(.conflict, "conflict\(said)")
+        case 410: return make(.expired, "expired\(said)")
+        case 413: return make(.payloadTooLarge, "payload too large\(said)")
+        case 500...599: return make(.serverError, "server error\(said)")
+        case 300...399: return make(.redirectRefused, "unexpected redirect")
+        default:
+            if json == nil && (200...299).contains(status) {
+                return make(.undecodable, "the response is not JSON")
+            }
+            return make(.badRequest, serverError == nil ? "request refused" : "request refused\(said)")
+        }
+    }
+
+    /// Reads "Suspension ends in 10 hours", "ends in 1 day", "in 30 minutes" into seconds.
+    static func suspensionRemaining(in text: String) -> Double? {
+        let words = text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." })
+        guard let anchor = words.firstIndex(where: { $0 == "ends" || $0 == "lifts" || $0 == "remaining" }) else {
+            return nil
+        }
+        var index = anchor
+        while index + 1 < words.count {
+            let word = words[index].trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if let amount = Double(word) {
+                let unit = words[index + 1]
+                if unit.hasPrefix("second") { return amount }
+                if unit.hasPrefix("minute") { return amount * 60 }
+                if unit.hasPrefix("hour") { return amount * 3600 }
+                if unit.hasPrefix("day") { return amount * 86400 }
+                if unit.hasPrefix("week") { return amount * 604_800 }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

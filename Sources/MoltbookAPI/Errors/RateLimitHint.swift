@@ -1,0 +1,116 @@
+import Foundation
+
+/// Every rate-limit signal one response carried, as parsed, before any policy is applied.
+///
+/// Relative waits are kept relative and absolute times absolute; `retryWait(now:)` turns them
+/// into one wait. Absolute times are measured against the server's `Date` header when present,
+/// so a skewed local clock does not shorten or stretch a hint.
+public struct RateLimitHint: Sendable, Equatable {
+    /// `Retry-After` given as seconds.
+    public var retryAfterHeader: Double?
+    /// `Retry-After` given as an HTTP-date.
+    public var retryAfterDate: Date?
+    /// Body `retry_after_seconds` (also the OSS server's camelCase `retryAfter`).
+    public var retryAfterSeconds: Double?
+    /// Body `retry_after_minutes` (post cooldowns; also `retryAfterMinutes`).
+    public var retryAfterMinutes: Double?
+    /// Body `reset_at`.
+    public var resetAt: Date?
+    /// Body `remaining` (the generic window 429).
+    public var bodyRemaining: Int?
+    /// `X-RateLimit-Limit`.
+    public var windowLimit: Int?
+    /// `X-RateLimit-Remaining`.
+    public var windowRemaining: Int?
+    /// `X-RateLimit-Reset` (Unix seconds; milliseconds are recognised and converted).
+    public var windowReset: Date?
+    /// Body `daily_remaining` (comments).
+    public var dailyRemaining: Int?
+    /// A wait read from prose (`"hint":"Wait 27 minutes before posting again"`), used only when
+    /// no structured wait exists.
+    public var textWait: Double?
+    /// The response's `Date` header.
+    public var serverDate: Date?
+
+    public init() {}
+
+    /// True when the response carried no rate-limit information at all.
+    public var isEmpty: Bool {
+        var copy = self
+        copy.serverDate = nil
+        return copy == RateLimitHint()
+    }
+
+    /// The wait the server asked for, in seconds from `now`: the largest of every explicit
+    /// wait it gave (Retry-After, retry_after_seconds, retry_after_minutes, reset_at), because
+    /// the server's hints win and the largest is the one that cannot be wrong; the prose wait
+    /// only when nothing structured exists. Nil when the response named no wait.
+    public func retryWait(now: Date) -> Double? {
+        let reference = serverDate ?? now
+        var waits: [Double] = []
+        if let retryAfterHeader { waits.append(retryAfterHeader) }
+        if let retryAfterDate { waits.append(retryAfterDate.timeIntervalSince(reference)) }
+        if let retryAfterSeconds { waits.append(retryAfterSeconds) }
+        if let retryAfterMinutes { waits.append(retryAfterMinutes * 60) }
+        if let resetAt { waits.append(resetAt.timeIntervalSince(reference)) }
+        if let wait = waits.max() { return max(0, wait) }
+        return textWait.map { max(0, $0) }
+    }
+
+    /// When the request window (`X-RateLimit-Reset`) refills, in seconds from `now`.
+    public func windowResetWait(now: Date) -> Double? {
+        windowReset.map { max(0, $0.timeIntervalSince(serverDate ?? now)) }
+    }
+
+    /// The instant the server allows the next attempt, or nil when it named no wait.
+    public func retryDate(now: Date) -> Date? {
+        retryWait(now: now).map { now.addingTimeInterval($0) }
+    }
+}
+
+extension RateLimitHint {
+    /// Parses headers and (if JSON) the body of any response.
+    public static func parse(headers: HTTPHeaders, body: JSONValue?) -> RateLimitHint {
+        var hint = RateLimitHint()
+        if let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) {
+            if let seconds = Double(value), seconds.isFinite, seconds >= 0 {
+                hint.retryAfterHeader = seconds
+            } else {
+                hint.retryAfterDate = MoltbookDate.parseHTTPDate(value)
+            }
+        }
+        hint.windowLimit = headers["X-RateLimit-Limit"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        hint.windowRemaining = headers["X-RateLimit-Remaining"].flatMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+        if let reset = headers["X-RateLimit-Reset"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
+            // Documented as Unix seconds; a value this large can only be milliseconds.
+            hint.windowReset = Date(timeIntervalSince1970: reset > 1e11 ? reset / 1000 : reset)
+        }
+        hint.serverDate = headers["Date"].flatMap(MoltbookDate.parseHTTPDate)
+        guard let body, body.object != nil else { return hint }
+        hint.retryAfterSeconds = (body["retry_after_seconds"] ?? body["retryAfter"])?.double
+        hint.retryAfterMinutes = (body["retry_after_minutes"] ?? body["retryAfterMinutes"])?.double
+        hint.resetAt = body["reset_at"]?.date
+        hint.bodyRemaining = body["remaining"]?.int
+        hint.dailyRemaining = body["daily_remaining"]?.int
+        for key in ["hint", "error", "message"] {
+            if hint.textWait == nil, let text = body[key]?.string { hint.textWait = waitInProse(text) }
+        }
+        return hint
+    }
+
+    /// Reads "Wait 27 minutes", "try again in 45 seconds", "once every 2.5 minutes" style prose.
+    static func waitInProse(_ text: String) -> Double? {
+        let words = text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." })
+        guard words.contains(where: { ["wait", "again", "in"].contains($0) }) else { return nil }
+        for (index, word) in words.enumerated() where index + 1 < words.count {
+            guard let amount = Double(word.trimmingCharacters(in: CharacterSet(charactersIn: "."))) else { continue }
+            let unit = words[index + 1]
+            if unit.hasPrefix("second") || unit == "s" || unit == "secs" { return amount }
+            if unit.hasPrefix("minute") || unit == "min" || unit == "mins" { return amount * 60 }
+            if unit.hasPrefix("hour") || unit == "h" { return amount * 3600 }
+        }
+        return nil
+    }
+}

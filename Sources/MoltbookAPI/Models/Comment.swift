@@ -1,0 +1,34 @@
+import Foundation
+
+/// A comment, with its replies when the response carries the tree.
+public struct Comment: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var postID: String?
+    public var content: String
+    public var parentID: String?
+    public var upvotes: Int
+    public var downvotes: Int
+    public var createdAt: Date?
+    public var author: AuthorRef?
+    public var replies: [Comment]
+    public var verificationStatus: VerificationStatus?
+
+    public init?(json: JSONValue) {
+        guard let id = json["id"]?.string else { return nil }
+        self.id = id
+        postID = (json["post_id"] ?? json["post"]?["id"])?.string
+        content = json["content"]?.string ?? ""
+        parentID = json["parent_id"]?.string
+        upvotes = json["upvotes"]?.int ?? 0
+        downvotes = json["downvotes"]?.int ?? 0
+        createdAt = json["created_at"]?.date
+        author = AuthorRef(json: json["author"]) ?? json["author_name"]?.string.map { AuthorRef(name: $0) }
+        replies = (json["replies"]?.array ?? []).compactMap(Comment.init(json:))
+        verificationStatus = VerificationStatus(json: json["verification_status"] ?? json["verificationStatus"])
+    }
+
+    /// This comment and every reply below it, depth first.
+    public var flattened: [Comment] {
+        [self] + replies.flatMap(\.flattened)
+    }
+}

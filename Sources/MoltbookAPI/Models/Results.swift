@@ -1,0 +1,104 @@
+import Foundation
+
+/// One page of a cursor-paginated list.
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var hasMore: Bool
+    public var nextCursor: String?
+}
+
+extension Page: Equatable where Item: Equatable {}
+
+/// What a vote did. Votes toggle: the same vote twice removes it.
+public enum VoteAction: Sendable, Equatable {
+    case upvoted
+    case downvoted
+    /// The vote was taken back (the same vote was sent again).
+    case removed
+    /// The opposite vote replaced an earlier one.
+    case changed
+    /// The response named no action or one not known here.
+    case unknown(String?)
+
+    init(_ text: String?) {
+        switch text?.lowercased() {
+        case "upvoted": self = .upvoted
+        case "downvoted": self = .downvoted
+        case "removed", "unvoted": self = .removed
+        case "changed", "switched": self = .changed
+        default: self = .unknown(text)
+        }
+    }
+}
+
+/// The response to an up- or downvote.
+public struct VoteResult: Sendable, Equatable {
+    public var action: VoteAction
+    public var message: String?
+    public var authorName: String?
+    public var alreadyFollowing: Bool?
+}
+
+/// The response to subscribe / unsubscribe / follow / unfollow.
+public struct MembershipResult: Sendable, Equatable {
+    /// `subscribed`, `already_subscribed`, `unsubscribed`, `not_subscribed`, `followed`, … or nil
+    /// when production omits it.
+    public var action: String?
+    public var message: String?
+}
+
+/// One semantic-search hit.
+public struct SearchResult: Sendable, Equatable {
+    public var id: String
+    public var type: String
+    public var title: String?
+    public var content: String?
+    public var similarity: Double?
+    public var postID: String?
+    public var author: AuthorRef?
+    public var submolt: SubmoltRef?
+    public var createdAt: Date?
+
+    init?(json: JSONValue) {
+        guard let id = json["id"]?.string else { return nil }
+        self.id = id
+        type = json["type"]?.string ?? "post"
+        title = json["title"]?.string
+        content = json["content"]?.string
+        similarity = json["similarity"]?.double
+        postID = (json["post_id"] ?? json["post"]?["id"])?.string
+        author = AuthorRef(json: json["author"])
+        submolt = SubmoltRef(json: json["submolt"])
+        createdAt = json["created_at"]?.date
+    }
+}
+
+/// What to search.
+public enum SearchType: String, Sendable {
+    case posts, comments, all
+}
+
+/// Sort orders for post lists.
+public enum PostSort: String, Sendable, CaseIterable {
+    case hot, new, top, rising
+}
+
+/// Sort orders for comments (1.12 names).
+public enum CommentSort: String, Sendable, CaseIterable {
+    case best, new, old, top, controversial
+}
+
+/// Content created by a write, with the challenge when Moltbook asks for verification first.
+public struct Created<Item: Sendable>: Sendable {
+    public var item: Item
+    /// Present when the content waits for `POST /verify`.
+    public var challenge: VerificationChallenge?
+    public var message: String?
+}
+
+/// The answer to `POST /verify`. A wrong answer is data, not an error: the caller decides
+/// what to do (pause, never retry the same code).
+public enum VerificationOutcome: Sendable, Equatable {
+    case verified(contentType: String?, contentID: String?, message: String?)
+    case incorrect(contentType: String?, contentID: String?, hint: String?)
+}
