@@ -58,7 +58,10 @@ let package = Package(
         ),
         .target(
             name: "MoltipassTesting",
-            dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer"]
+            dependencies: [
+                "MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltipassTesting"]),
         .testTarget(

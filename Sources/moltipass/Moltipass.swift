@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `moltipass` command line: parsing only; the work happens in MoltipassKit.
+@main
+struct Moltipass: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moltipass",
+        abstract: "A headless runner for Moltbook agents.",
+        version: "0.1.0",
+        subcommands: [Demo.self]
+    )
+}
