@@ -1,0 +1,85 @@
+import MoltbookAPI
+
+/// The API endpoints the sandbox serves, with their paths under `/api/v1`.
+enum SandboxEndpoint: Sendable, Equatable {
+    case register, status, me, updateMe, profile, uploadAvatar, deleteAvatar, follow, unfollow
+    case createPost, listPosts, getPost, deletePost, feed, submoltFeed
+    case createComment, listComments
+    case upvotePost, downvotePost, upvoteComment, downvoteComment
+    case createSubmolt, listSubmolts, getSubmolt, subscribe, unsubscribe
+    case search, verify
+
+    /// Whether the endpoint needs `Authorization: Bearer`.
+    var requiresAuth: Bool { self != .register }
+}
+
+/// Maps a method and path to an endpoint, or says why it cannot (404 unknown path, 405 wrong method).
+enum SandboxRouter {
+    enum Match: Equatable {
+        case endpoint(SandboxEndpoint, params: [String])
+        case notFound
+        case methodNotAllowed(allowed: [String])
+    }
+
+    private struct Route {
+        var method: HTTPMethod
+        var pattern: [String]
+        var endpoint: SandboxEndpoint
+    }
+
+    private static let routes: [Route] = [
+        Route(method: .post, pattern: ["agents", "register"], endpoint: .register),
+        Route(method: .get, pattern: ["agents", "status"], endpoint: .status),
+        Route(method: .get, pattern: ["agents", "me"], endpoint: .me),
+        Route(method: .patch, pattern: ["agents", "me"], endpoint: .updateMe),
+        Route(method: .get, pattern: ["agents", "profile"], endpoint: .profile),
+        Route(method: .post, pattern: ["agents", "me", "avatar"], endpoint: .uploadAvatar),
+        Route(method: .delete, pattern: ["agents", "me", "avatar"], endpoint: .deleteAvatar),
+        Route(method: .post, pattern: ["agents", ":", "follow"], endpoint: .follow),
+        Route(method: .delete, pattern: ["agents", ":", "follow"], endpoint: .unfollow),
+        Route(method: .post, pattern: ["posts"], endpoint: .createPost),
+        Route(method: .get, pattern: ["posts"], endpoint: .listPosts),
+        Route(method: .get, pattern: ["posts", ":"], endpoint: .getPost),
+        Route(method: .delete, pattern: ["posts", ":"], endpoint: .deletePost),
+        Route(method: .post, pattern: ["posts", ":", "comments"], endpoint: .createComment),
+        Route(method: .get, pattern: ["posts", ":", "comments"], endpoint: .listComments),
+        Route(method: .post, pattern: ["posts", ":", "upvote"], endpoint: .upvotePost),
+        Route(method: .post, pattern: ["posts", ":", "downvote"], endpoint: .downvotePost),
+        Route(method: .post, pattern: ["comments", ":", "upvote"], endpoint: .upvoteComment),
+        Route(method: .post, pattern: ["comments", ":", "downvote"], endpoint: .downvoteComment),
+        Route(method: .get, pattern: ["feed"], endpoint: .feed),
+        Route(method: .post, pattern: ["submolts"], endpoint: .createSubmolt),
+        Route(method: .get, pattern: ["submolts"], endpoint: .listSubmolts),
+        Route(method: .get, pattern: ["submolts", ":"], endpoint: .getSubmolt),
+        Route(method: .get, pattern: ["submolts", ":", "feed"], endpoint: .submoltFeed),
+        Route(method: .post, pattern: ["submolts", ":", "subscribe"], endpoint: .subscribe),
+        Route(method: .delete, pattern: ["submolts", ":", "subscribe"], endpoint: .unsubscribe),
+        Route(method: .get, pattern: ["search"], endpoint: .search),
+        Route(method: .post, pattern: ["verify"], endpoint: .verify),
+    ]
+
+    /// Matches `path` (relative to `/api/v1`, e.g. `/posts/ID`) for `method`.
+    static func match(method: HTTPMethod, path: String) -> Match {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var allowed: [String] = []
+        for route in routes {
+            guard let params = bind(route.pattern, to: segments) else { continue }
+            if route.method == method { return .endpoint(route.endpoint, params: params) }
+            allowed.append(route.method.rawValue)
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+    }
+
+    private static func bind(_ pattern: [String], to segments: [String]) -> [String]? {
+        guard pattern.count == segments.count else { return nil }
+        var params: [String] = []
+        for (part, segment) in zip(pattern, segments) {
+            if part == ":" {
+                params.append(segment)
+            } else if part != segment {
+                return nil
+            }
+        }
+        return params
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Everything about the sandbox's behaviour that a test or demo may want to change.
+///
+/// Defaults are the real, current (strictest) numbers. In JSON (config file, `POST /_sandbox/config`)
+/// keys are snake_case and every key is optional; a partial object updates only the keys it names.
+public struct SandboxConfig: Sendable, Codable, Equatable {
+    /// Limits for agents older than `newAgentPeriodSeconds`.
+    public var limits: SandboxLimitProfile
+    /// Limits for agents younger than `newAgentPeriodSeconds` (counted from `created_at`).
+    public var newAgentLimits: SandboxLimitProfile
+    /// Length of the "new agent" period; 0 switches the new-agent profile off.
+    public var newAgentPeriodSeconds: Int
+    /// Unclaimed agents get 403 on writes (post, comment, vote, follow, subscribe, submolt create).
+    public var requireClaim: Bool
+    /// Agents are claimed as soon as they register.
+    public var autoClaim: Bool
+    /// Probability (0…1) that creating a post, comment or submolt returns a verification challenge.
+    public var challengeRate: Double
+    /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
+    public var challengeObfuscation: Int
+    /// Seconds to answer a post or comment challenge.
+    public var challengeExpirySeconds: Int
+    /// Seconds to answer a submolt challenge.
+    public var submoltChallengeExpirySeconds: Int
+    /// An agent whose last N challenges all failed is suspended; 0 switches suspension off.
+    public var suspensionThreshold: Int
+    /// Suspension length per offense (offense #1 uses the first); the last entry repeats.
+    public var suspensionDurationsSeconds: [Int]
+    /// Pending (unverified) or failed content is left out of feeds, lists and search.
+    public var hidePendingContent: Bool
+    /// `DELETE /posts/ID` removes the post (false: answers success but the post stays, as issue #40 saw).
+    public var deleteRemovesPost: Bool
+    /// When set, every 429 uses this body shape instead of the one that fits the limit.
+    public var forcedRateLimitShape: RateLimitShape?
+    /// Whether 429s carry a `Retry-After` header.
+    public var sendRetryAfter: Bool
+    /// Largest accepted avatar upload, in bytes.
+    public var maxAvatarBytes: Int
+    /// Faults queued when the model starts (and again on reset).
+    public var faults: [FaultSpec]
+
+    public init(
+        limits: SandboxLimitProfile = .established,
+        newAgentLimits: SandboxLimitProfile = .newAgent,
+        newAgentPeriodSeconds: Int = 86_400,
+        requireClaim: Bool = true,
+        autoClaim: Bool = false,
+        challengeRate: Double = 0,
+        challengeObfuscation: Int = 3,
+        challengeExpirySeconds: Int = 300,
+        submoltChallengeExpirySeconds: Int = 30,
+        suspensionThreshold: Int = 10,
+        suspensionDurationsSeconds: [Int] = [86_400, 3 * 86_400, 7 * 86_400],
+        hidePendingContent: Bool = true,
+        deleteRemovesPost: Bool = true,
+        forcedRateLimitShape: RateLimitShape? = nil,
+        sendRetryAfter: Bool = true,
+        maxAvatarBytes: Int = 1_048_576,
+        faults: [FaultSpec] = []
+    ) {
+        self.limits = limits
+        self.newAgentLimits = newAgentLimits
+        self.newAgentPeriodSeconds = newAgentPeriodSeconds
+        self.requireClaim = requireClaim
+        self.autoClaim = autoClaim
+        self.challengeRate = challengeRate
+        self.challengeObfuscation = challengeObfuscation
+        self.challengeExpirySeconds = challengeExpirySeconds
+        self.submoltChallengeExpirySeconds = submoltChallengeExpirySeconds
+        self.suspensionThreshold = suspensionThreshold
+        self.suspensionDurationsSeconds = suspensionDurationsSeconds
+        self.hidePendingContent = hidePendingContent
+        self.deleteRemovesPost = deleteRemovesPost
+        self.forcedRateLimitShape = forcedRateLimitShape
+        self.sendRetryAfter = sendRetryAfter
+        self.maxAvatarBytes = maxAvatarBytes
+        self.faults = faults
+    }
+
+    /// The profile that applies to an agent created at `createdAt`, at `now`.
+    public func profile(createdAt: Date, now: Date) -> SandboxLimitProfile {
+        let age = now.timeIntervalSince(createdAt)
+        return age < Double(newAgentPeriodSeconds) ? newAgentLimits : limits
+    }
+
+    /// Whether the new-agent profile applies.
+    func isNewAgent(createdAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(createdAt) < Double(newAgentPeriodSeconds)
+    }
+
+    /// This config with the keys of a JSON object laid over it (unknown keys are ignored).
+    public func updated(withJSON patch: Data) throws -> SandboxConfig {
+        let encoder = JSONEncoder()
+        let current = try JSONDecoder().decode(JSON.self, from: encoder.encode(self))
+        let overlay = try JSONDecoder().decode(JSON.self, from: patch)
+        guard case .object = overlay else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "config must be a JSON object"))
+        }
+        return try JSONDecoder().decode(SandboxConfig.self, from: current.merging(overlay).serialized())
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case limits
+        case newAgentLimits = "new_agent_limits"
+        case newAgentPeriodSeconds = "new_agent_period_seconds"
+        case requireClaim = "require_claim"
+        case autoClaim = "auto_claim"
+        case challengeRate = "challenge_rate"
+        case challengeObfuscation = "challenge_obfuscation"
+        case challengeExpirySeconds = "challenge_expiry_seconds"
+        case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
+        case suspensionThreshold = "suspension_threshold"
+        case suspensionDurationsSeconds = "suspension_durations_seconds"
+        case hidePendingContent = "hide_pending_content"
+        case deleteRemovesPost = "delete_removes_post"
+        case forcedRateLimitShape = "forced_rate_limit_shape"
+        case sendRetryAfter = "send_retry_after"
+        case maxAvatarBytes = "max_avatar_bytes"
+        case faults
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = SandboxConfig()
+        limits = try c.value(.limits, default: d.limits)
+        newAgentLimits = try c.value(.newAgentLimits, default: d.newAgentLimits)
+        newAgentPeriodSeconds = try c.value(.newAgentPeriodSeconds, default: d.newAgentPeriodSeconds)
+        requireClaim = try c.value(.requireClaim, default: d.requireClaim)
+        autoClaim = try c.value(.autoClaim, default: d.autoClaim)
+        challengeRate = try c.value(.challengeRate, default: d.challengeRate)
+        challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
+        challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
+        submoltChallengeExpirySeconds =
+            try c.value(.submoltChallengeExpirySeconds, default: d.submoltChallengeExpirySeconds)
+        suspensionThreshold = try c.value(.suspensionThreshold, default: d.suspensionThreshold)
+        suspensionDurationsSeconds = try c.value(.suspensionDurationsSeconds, default: d.suspensionDurationsSeconds)
+        hidePendingContent = try c.value(.hidePendingContent, default: d.hidePendingContent)
+        deleteRemovesPost = try c.value(.deleteRemovesPost, default: d.deleteRemovesPost)
+        forcedRateLimitShape = try c.value(.forcedRateLimitShape, default: d.forcedRateLimitShape)
+        sendRetryAfter = try c.value(.sendRetryAfter, default: d.sendRetryAfter)
+        maxAvatarBytes = try c.value(.maxAvatarBytes, default: d.maxAvatarBytes)
+        faults = try c.value(.faults, default: d.faults)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(limits, forKey: .limits)
+        try c.encode(newAgentLimits, forKey: .newAgentLimits)
+        try c.encode(newAgentPeriodSeconds, forKey: .newAgentPeriodSeconds)
+        try c.encode(requireClaim, forKey: .requireClaim)
+        try c.encode(autoClaim, forKey: .autoClaim)
+        try c.encode(challengeRate, forKey: .challengeRate)
+        try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
+        try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
+        try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)
+        try c.encode(suspensionThreshold, forKey: .suspensionThreshold)
+        try c.encode(suspensionDurationsSeconds, forKey: .suspensionDurationsSeconds)
+        try c.encode(hidePendingContent, forKey: .hidePendingContent)
+        try c.encode(deleteRemovesPost, forKey: .deleteRemovesPost)
+        try c.encode(forcedRateLimitShape, forKey: .forcedRateLimitShape)
+        try c.encode(sendRetryAfter, forKey: .sendRetryAfter)
+        try c.encode(maxAvatarBytes, forKey: .maxAvatarBytes)
+        try c.encode(faults, forKey: .faults)
+    }
+}
+
+/// The documented 429 body shapes (moltbook-api.md §2.2).
+public enum RateLimitShape: String, Sendable, Codable, Equatable, CaseIterable {
+    /// `{"statusCode":429,"message":"Rate limit exceeded","remaining":0,"reset_at":…,"retry_after_seconds":N}`.
+    case window
+    /// Hivebook's variant: `{"success":false,"error":"Rate limit exceeded","remaining","reset_at","retry_after_seconds"}`.
+    case windowError = "window_error"
+    /// `{"success":false,"error":"You can only post once every 30 minutes","hint":…,"retry_after_minutes":N}`.
+    case postCooldown = "post_cooldown"
+    /// `{"success":false,"error":…,"hint":…,"retry_after_seconds":N,"daily_remaining":M}`.
+    case commentCooldown = "comment_cooldown"
+    /// The open-source server's camelCase shape: `{success:false,error,code:"RATE_LIMITED",hint,retryAfter,retryAfterMinutes}`.
+    case oss
+}

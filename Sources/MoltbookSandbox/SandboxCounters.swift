@@ -1,0 +1,71 @@
+/// What the sandbox saw and did, for assertions in tests and demos (`GET /_sandbox/counters`).
+public struct SandboxCounters: Sendable, Codable, Equatable {
+    /// API requests handled (admin requests excluded).
+    public var requestsTotal = 0
+    /// GET requests.
+    public var reads = 0
+    /// POST/PUT/PATCH/DELETE requests.
+    public var writes = 0
+    /// 429 responses served.
+    public var rateLimited = 0
+    /// 429 responses served, by limit: `request`, `post`, `comment`, `submolt`, `verify`.
+    public var rateLimitedByClass: [String: Int] = [:]
+    /// Requests that arrived while a limit forbade them.
+    public var limitViolations = 0
+    /// Posts equal (title, content) to an earlier post by the same agent, or comments equal
+    /// (post, parent, content) to an earlier one by the same agent.
+    public var duplicateContents = 0
+    public var postsCreated = 0
+    public var commentsCreated = 0
+    public var submoltsCreated = 0
+    /// Votes that created a new vote (`upvoted`/`downvoted`).
+    public var votesCast = 0
+    /// Votes toggled off by repeating them (`removed`).
+    public var votesRemoved = 0
+    /// Votes switched to the opposite direction (`changed`).
+    public var votesChanged = 0
+    public var challengesIssued = 0
+    public var challengesVerified = 0
+    /// Wrong answers.
+    public var challengesFailed = 0
+    /// Challenges whose window passed without a right answer.
+    public var challengesExpired = 0
+    public var suspensions = 0
+    /// Writes refused because the agent was suspended.
+    public var suspendedRequests = 0
+    /// Writes refused because the agent was not claimed.
+    public var unclaimedWrites = 0
+    public var faultsInjected = 0
+    /// 401s for a missing or unknown key (injected `auth_wave` 401s count as faults, not here).
+    public var authFailures = 0
+    /// API requests per agent name (authenticated requests only).
+    public var requestsByAgent: [String: Int] = [:]
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case requestsTotal = "requests_total"
+        case reads
+        case writes
+        case rateLimited = "rate_limited"
+        case rateLimitedByClass = "rate_limited_by_class"
+        case limitViolations = "limit_violations"
+        case duplicateContents = "duplicate_contents"
+        case postsCreated = "posts_created"
+        case commentsCreated = "comments_created"
+        case submoltsCreated = "submolts_created"
+        case votesCast = "votes_cast"
+        case votesRemoved = "votes_removed"
+        case votesChanged = "votes_changed"
+        case challengesIssued = "challenges_issued"
+        case challengesVerified = "challenges_verified"
+        case challengesFailed = "challenges_failed"
+        case challengesExpired = "challenges_expired"
+        case suspensions
+        case suspendedRequests = "suspended_requests"
+        case unclaimedWrites = "unclaimed_writes"
+        case faultsInjected = "faults_injected"
+        case authFailures = "auth_failures"
+        case requestsByAgent = "requests_by_agent"
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A registered agent and everything the sandbox tracks per agent.
+struct SandboxAgent: Sendable {
+    var id: String
+    var name: String
+    var description: String
+    var apiKey: String
+    var claimToken: String
+    var verificationCode: String
+    var createdAt: Date
+    var lastActive: Date
+    var claimed: Bool
+    var metadata: JSON = .null
+    var avatarURL: String?
+    var following: Set<String> = []
+    var followers: Set<String> = []
+    var subscriptions: Set<String> = []
+    /// Request-rate windows for reads and writes.
+    var readWindow = RateWindow()
+    var writeWindow = RateWindow()
+    var verifyWindow = RateWindow()
+    /// Creation times of posts, comments and submolts (for cooldowns and daily caps).
+    var postTimes: [Date] = []
+    var commentTimes: [Date] = []
+    var submoltTimes: [Date] = []
+    /// Outcomes of this agent's challenges, oldest first (true = verified).
+    var challengeOutcomes: [Bool] = []
+    /// Codes of this agent's challenges still waiting for an answer.
+    var pendingChallenges: [String] = []
+    var offenses = 0
+    var suspendedUntil: Date?
+}
+
+/// A fixed window counter: `count` requests since `start`.
+struct RateWindow: Sendable {
+    var start: Date?
+    var count = 0
+}
+
+/// Publication state of a post, comment or submolt.
+enum ContentStatus: String, Sendable {
+    /// No challenge was issued; visible.
+    case published
+    case pending
+    case verified
+    case failed
+
+    var isVisible: Bool { self == .published || self == .verified }
+}
+
+struct SandboxPost: Sendable {
+    var id: String
+    var seq: Int
+    var authorID: String
+    var submolt: String
+    var title: String
+    var content: String?
+    var url: String?
+    var type: String
+    var createdAt: Date
+    var upvotes = 0
+    var downvotes = 0
+    var status: ContentStatus
+    var deleted = false
+}
+
+struct SandboxComment: Sendable {
+    var id: String
+    var seq: Int
+    var postID: String
+    var parentID: String?
+    var authorID: String
+    var content: String
+    var createdAt: Date
+    var upvotes = 0
+    var downvotes = 0
+    var status: ContentStatus
+}
+
+struct SandboxSubmolt: Sendable {
+    var id: String
+    var seq: Int
+    var name: String
+    var displayName: String
+    var description: String
+    var allowCrypto: Bool
+    var createdAt: Date
+    var lastActivityAt: Date
+    var ownerID: String?
+    var subscribers: Set<String> = []
+    var status: ContentStatus
+}
+
+/// The kind of content a challenge guards.
+enum ChallengeTarget: String, Sendable {
+    case post, comment, submolt
+}
+
+struct SandboxChallenge: Sendable {
+    enum State: Sendable { case pending, verified, failed, expired }
+    var code: String
+    var agentID: String
+    var target: ChallengeTarget
+    var contentID: String
+    var text: String
+    var answer: Decimal
+    var expiresAt: Date
+    var state: State = .pending
+}

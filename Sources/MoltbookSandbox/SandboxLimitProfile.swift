@@ -1,0 +1,108 @@
+/// One set of limit numbers (established agents, or agents in their first 24 hours).
+///
+/// A nil count or interval switches that limit off.
+public struct SandboxLimitProfile: Sendable, Codable, Equatable {
+    /// Read requests (GET) allowed per `requestWindowSeconds`, per API key.
+    public var readsPerWindow: Int?
+    /// Write requests (POST/PUT/PATCH/DELETE) allowed per `requestWindowSeconds`, per API key.
+    public var writesPerWindow: Int?
+    public var requestWindowSeconds: Int
+    /// Minimum seconds between two posts.
+    public var postCooldownSeconds: Int?
+    /// Minimum seconds between two comments.
+    public var commentCooldownSeconds: Int?
+    /// Comments allowed in any rolling 24 hours.
+    public var commentsPerDay: Int?
+    /// Minimum seconds between two submolt creations.
+    public var submoltCooldownSeconds: Int?
+    /// Submolts an agent may create in total while this profile applies.
+    public var submoltsTotal: Int?
+    /// `POST /verify` calls allowed per 60 s.
+    public var verifyPerMinute: Int?
+
+    public init(
+        readsPerWindow: Int? = 60,
+        writesPerWindow: Int? = 30,
+        requestWindowSeconds: Int = 60,
+        postCooldownSeconds: Int? = 1800,
+        commentCooldownSeconds: Int? = 20,
+        commentsPerDay: Int? = 50,
+        submoltCooldownSeconds: Int? = 3600,
+        submoltsTotal: Int? = nil,
+        verifyPerMinute: Int? = 30
+    ) {
+        self.readsPerWindow = readsPerWindow
+        self.writesPerWindow = writesPerWindow
+        self.requestWindowSeconds = requestWindowSeconds
+        self.postCooldownSeconds = postCooldownSeconds
+        self.commentCooldownSeconds = commentCooldownSeconds
+        self.commentsPerDay = commentsPerDay
+        self.submoltCooldownSeconds = submoltCooldownSeconds
+        self.submoltsTotal = submoltsTotal
+        self.verifyPerMinute = verifyPerMinute
+    }
+
+    /// Established agents: the strictest current numbers (skill.md 1.12, RULES).
+    public static let established = SandboxLimitProfile()
+
+    /// Agents younger than 24 hours: 1 post / 2 h, comments 1 / 60 s and 20 / day, one submolt in total.
+    public static let newAgent = SandboxLimitProfile(
+        postCooldownSeconds: 7200,
+        commentCooldownSeconds: 60,
+        commentsPerDay: 20,
+        submoltCooldownSeconds: 3600,
+        submoltsTotal: 1
+    )
+
+    /// No limits at all (for tests and demos that are not about limits).
+    public static let unlimited = SandboxLimitProfile(
+        readsPerWindow: nil, writesPerWindow: nil, postCooldownSeconds: nil, commentCooldownSeconds: nil,
+        commentsPerDay: nil, submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil
+    )
+
+    enum CodingKeys: String, CodingKey {
+        case readsPerWindow = "reads_per_window"
+        case writesPerWindow = "writes_per_window"
+        case requestWindowSeconds = "request_window_seconds"
+        case postCooldownSeconds = "post_cooldown_seconds"
+        case commentCooldownSeconds = "comment_cooldown_seconds"
+        case commentsPerDay = "comments_per_day"
+        case submoltCooldownSeconds = "submolt_cooldown_seconds"
+        case submoltsTotal = "submolts_total"
+        case verifyPerMinute = "verify_per_minute"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = SandboxLimitProfile()
+        readsPerWindow = try c.value(.readsPerWindow, default: d.readsPerWindow)
+        writesPerWindow = try c.value(.writesPerWindow, default: d.writesPerWindow)
+        requestWindowSeconds = try c.value(.requestWindowSeconds, default: d.requestWindowSeconds)
+        postCooldownSeconds = try c.value(.postCooldownSeconds, default: d.postCooldownSeconds)
+        commentCooldownSeconds = try c.value(.commentCooldownSeconds, default: d.commentCooldownSeconds)
+        commentsPerDay = try c.value(.commentsPerDay, default: d.commentsPerDay)
+        submoltCooldownSeconds = try c.value(.submoltCooldownSeconds, default: d.submoltCooldownSeconds)
+        submoltsTotal = try c.value(.submoltsTotal, default: d.submoltsTotal)
+        verifyPerMinute = try c.value(.verifyPerMinute, default: d.verifyPerMinute)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(readsPerWindow, forKey: .readsPerWindow)
+        try c.encode(writesPerWindow, forKey: .writesPerWindow)
+        try c.encode(requestWindowSeconds, forKey: .requestWindowSeconds)
+        try c.encode(postCooldownSeconds, forKey: .postCooldownSeconds)
+        try c.encode(commentCooldownSeconds, forKey: .commentCooldownSeconds)
+        try c.encode(commentsPerDay, forKey: .commentsPerDay)
+        try c.encode(submoltCooldownSeconds, forKey: .submoltCooldownSeconds)
+        try c.encode(submoltsTotal, forKey: .submoltsTotal)
+        try c.encode(verifyPerMinute, forKey: .verifyPerMinute)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key` when the key is present (an explicit `null` gives nil for optionals), else `fallback`.
+    func value<T: Decodable>(_ key: Key, default fallback: T) throws -> T {
+        contains(key) ? try decode(T.self, forKey: key) : fallback
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import MoltbookAPI
+import Synchronization
+
+/// An in-memory fake of the Moltbook API: agents, claim, posts, comments, toggling votes, submolts,
+/// follows, search, limits with the real 429 shapes, verification challenges and injected faults.
+///
+/// The model never reads a clock: every call takes `now`. Randomness (ids, keys, challenges) comes
+/// from a PRNG seeded at `init`, so one seed and one request sequence give byte-identical replies.
+public final class SandboxModel: Sendable {
+    private let state: Mutex<SandboxState>
+
+    public init(config: SandboxConfig = .init(), seed: UInt64 = 1) {
+        self.state = Mutex(SandboxState(config: config, seed: seed))
+    }
+
+    /// Answers one request as the real API would at `now` (admin paths under `/_sandbox/` included).
+    public func handle(_ request: SandboxRequest, now: Date) -> SandboxReply {
+        state.withLock { $0.handle(request, now: now) }
+    }
+
+    /// What the sandbox has seen so far.
+    public func counters() -> SandboxCounters {
+        state.withLock { $0.counters }
+    }
+
+    /// The current configuration.
+    public var config: SandboxConfig {
+        state.withLock { $0.config }
+    }
+
+    /// Marks a registered agent as claimed by its human; false when no agent has that name.
+    @discardableResult
+    public func claim(agentNamed name: String) -> Bool {
+        state.withLock { $0.claimAgent(named: name).status == 200 }
+    }
+
+    /// Replaces the configuration (queued faults are kept; `config.faults` is not re-queued).
+    public func setConfig(_ config: SandboxConfig) {
+        state.withLock { $0.config = config }
+    }
+
+    /// Changes the configuration in place.
+    public func configure(_ mutate: (inout SandboxConfig) -> Void) {
+        state.withLock { mutate(&$0.config) }
+    }
+
+    /// Queues faults; each affects up to `count` matching requests, first match first.
+    public func injectFaults(_ faults: [FaultSpec]) {
+        state.withLock { $0.faults += faults }
+    }
+
+    /// Drops every queued fault.
+    public func clearFaults() {
+        state.withLock { $0.faults.removeAll() }
+    }
+
+    /// The faults still queued.
+    public func pendingFaults() -> [FaultSpec] {
+        state.withLock { $0.faults }
+    }
+
+    /// The expected answer (two decimals) of a verification code, for demos and client tests.
+    public func expectedAnswer(forVerificationCode code: String) -> String? {
+        state.withLock { $0.challenges[code].map { SandboxDecimal.twoPlaces($0.answer) } }
+    }
+
+    /// Forgets all agents and content and restarts the PRNG from the original seed; keeps the config.
+    public func reset() {
+        state.withLock { $0 = SandboxState(config: $0.config, seed: $0.seed) }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+extension SandboxState {
+    static let challengeInstructions =
+        "Solve the math problem and respond with ONLY the number (with 2 decimal places, e.g., '525.00'). "
+        + "Send it to POST /api/v1/verify with your verification_code."
+
+    /// Rolls the dice for a new post, comment or submolt; on a hit, records a challenge and returns it.
+    mutating func maybeIssueChallenge(
+        agentID: String, target: ChallengeTarget, contentID: String, now: Date
+    ) -> SandboxChallenge? {
+        guard random.chance(config.challengeRate) else { return nil }
+        let generated = challengeGenerator.next(level: config.challengeObfuscation)
+        let window = target == .submolt ? config.submoltChallengeExpirySeconds : config.challengeExpirySeconds
+        let challenge = SandboxChallenge(
+            code: "moltbook_verify_" + random.token(32, alphabet: SandboxRandom.hexDigits), agentID: agentID,
+            target: target, contentID: contentID, text: generated.text, answer: generated.answer,
+            expiresAt: now.addingTimeInterval(Double(window)))
+        challenges[challenge.code] = challenge
+        agents[agentID]?.pendingChallenges.append(challenge.code)
+        counters.challengesIssued += 1
+        return challenge
+    }
+
+    /// The `verification` object placed inside the created post, comment or submolt.
+    static func verificationJSON(_ challenge: SandboxChallenge) -> JSON {
+        [
+            "verification_code": .string(challenge.code),
+            "challenge_text": .string(challenge.text),
+            "expires_at": .string(SandboxTime.iso(challenge.expiresAt)),
+            "instructions": .string(challengeInstructions),
+        ]
+    }
+
+    /// Marks the agent's challenges whose window passed as expired (a failure each), oldest first.
+    mutating func sweepExpiredChallenges(of agentID: String, now: Date) {
+        guard let codes = agents[agentID]?.pendingChallenges, !codes.isEmpty else { return }
+        let expired = codes.compactMap { challenges[$0] }.filter { $0.state == .pending && now > $0.expiresAt }
+            .sorted { ($0.expiresAt, $0.code) < ($1.expiresAt, $1.code) }
+        for challenge in expired {
+            challenges[challenge.code]?.state = .expired
+            setStatus(.failed, of: challenge.target, id: challenge.contentID)
+            counters.challengesExpired += 1
+            agents[agentID]?.pendingChallenges.removeAll { $0 == challenge.code }
+            recordOutcome(agentID: agentID, success: false, at: challenge.expiresAt)
+        }
+    }
+
+    /// Sweeps every agent (used before counters are reported).
+    mutating func sweepAllChallenges(now: Date) {
+        for agentID in agents.keys.sorted() { sweepExpiredChallenges(of: agentID, now: now) }
+    }
+
+    /// Appends an outcome; suspends the agent when its last N challenges all failed.
+    mutating func recordOutcome(agentID: String, success: Bool, at time: Date) {
+        guard var agent = agents[agentID] else { return }
+        agent.challengeOutcomes.append(success)
+        let threshold = config.suspensionThreshold
+        if !success, threshold > 0, agent.challengeOutcomes.count >= threshold,
+            agent.challengeOutcomes.suffix(threshold).allSatisfy({ !$0 })
+        {
+            agent.offenses += 1
+            let durations = config.suspensionDurationsSeconds.isEmpty ? [86_400] : config.suspensionDurationsSeconds
+            let duration = durations[min(agent.offenses, durations.count) - 1]
+            let start = max(time, agent.suspendedUntil ?? time)
+            agent.suspendedUntil = start.addingTimeInterval(Double(duration))
+            agent.challengeOutcomes.removeAll()
+            counters.suspensions += 1
+        }
+        agents[agentID] = agent
+    }
+
+    /// The 403 a suspended agent gets on writes, or nil when it is not suspended at `now`.
+    func suspensionRefusal(of agentID: String, now: Date) -> APIResult? {
+        guard let agent = agents[agentID], let until = agent.suspendedUntil, now < until else { return nil }
+        let remaining = until.timeIntervalSince(now)
+        let hours = Int((remaining / 3600).rounded(.up))
+        let wording: String
+        if remaining < 3600 {
+            wording = SandboxWording.plural(Int((remaining / 60).rounded(.up)), "minute")
+        } else if hours % 24 == 0 {
+            wording = SandboxWording.plural(hours / 24, "day")
+        } else {
+            wording = SandboxWording.plural(hours, "hour")
+        }
+        return .error(
+            403, "Your account has been suspended for repeatedly failing AI verification challenges",
+            hint: "Failing to answer AI verification challenge (offense #\(agent.offenses)). Suspension ends in \(wording).")
+    }
+
+    /// `POST /verify {verification_code, answer}`.
+    mutating func verify(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
+        if let refusal = verifyRefusal(agentID, now: now) { return rateLimited(refusal) }
+        guard let code = body?["verification_code"]?.stringValue, let rawAnswer = body?["answer"] else {
+            return .badRequest("Missing required fields", hint: "Provide verification_code and answer")
+        }
+        guard let challenge = challenges[code], challenge.agentID == agentID else {
+            return .notFound("Invalid verification code", hint: "Use the verification_code from the response")
+        }
+        let extra: [String: JSON] = [
+            "content_type": .string(challenge.target.rawValue), "content_id": .string(challenge.contentID),
+        ]
+        switch challenge.state {
+        case .expired:
+            return .error(410, "Verification code expired", hint: "Challenges must be answered in time", extra: extra)
+        case .verified, .failed:
+            return .error(409, "Already answered", hint: "Each verification code can be used once", extra: extra)
+        case .pending:
+            break
+        }
+        let given: Decimal?
+        switch rawAnswer {
+        case .string(let text): given = SandboxDecimal.parse(text)
+        case .int(let value): given = Decimal(value)
+        case .double(let value): given = SandboxDecimal.parse(String(value))
+        default: given = nil
+        }
+        agents[agentID]?.pendingChallenges.removeAll { $0 == code }
+        guard let given, SandboxDecimal.sameToCents(given, challenge.answer) else {
+            challenges[code]?.state = .failed
+            setStatus(.failed, of: challenge.target, id: challenge.contentID)
+            counters.challengesFailed += 1
+            recordOutcome(agentID: agentID, success: false, at: now)
+            return .error(400, "Incorrect answer", hint: "answers must be to 2 decimal places", extra: extra)
+        }
+        challenges[code]?.state = .verified
+        setStatus(.verified, of: challenge.target, id: challenge.contentID)
+        counters.challengesVerified += 1
+        recordOutcome(agentID: agentID, success: true, at: now)
+        var fields = extra
+        fields["message"] = .string("Verification successful! Your \(challenge.target.rawValue) is now published.")
+        return .ok(fields)
+    }
+
+    /// Sets the publication status of a post, comment or submolt.
+    mutating func setStatus(_ status: ContentStatus, of target: ChallengeTarget, id: String) {
+        switch target {
+        case .post: posts[id]?.status = status
+        case .comment: comments[id]?.status = status
+        case .submolt:
+            if let name = submolts.values.first(where: { $0.id == id })?.name { submolts[name]?.status = status }
+        }
+    }
+}

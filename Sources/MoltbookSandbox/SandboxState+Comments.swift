@@ -1,0 +1,106 @@
+import Foundation
+
+/// Creating and listing comments (trees of `replies`).
+extension SandboxState {
+    static let commentSorts = ["best", "new", "old", "top", "controversial"]
+
+    /// `POST /posts/ID/comments {content, parent_id?}`.
+    mutating func createComment(_ agentID: String, postID: String, _ body: JSON?, now: Date) -> APIResult {
+        if let refusal = claimRefusal(agentID) { return refusal }
+        if let refusal = commentRefusal(agentID, now: now) { return rateLimited(refusal) }
+        guard let content = body?["content"]?.stringValue, !content.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .badRequest("Missing required fields", hint: "Provide content")
+        }
+        guard content.count <= 10_000 else {
+            return .badRequest("Content too long", hint: "Comments are at most 10000 characters")
+        }
+        guard let post = posts[postID], !post.deleted, isVisible(post.status) else {
+            return .notFound("Post not found")
+        }
+        let parentID = body?["parent_id"]?.stringValue
+        if let parentID {
+            guard let parent = comments[parentID], parent.postID == postID else {
+                return .notFound("Parent comment not found", hint: "parent_id must be a comment on this post")
+            }
+        }
+        let isDuplicate = comments.values.contains {
+            $0.authorID == agentID && $0.postID == postID && $0.parentID == parentID && $0.content == content
+        }
+        if isDuplicate { counters.duplicateContents += 1 }
+        let id = random.uuid()
+        let challenge = maybeIssueChallenge(agentID: agentID, target: .comment, contentID: id, now: now)
+        let comment = SandboxComment(
+            id: id, seq: takeSeq(), postID: postID, parentID: parentID, authorID: agentID, content: content,
+            createdAt: now, status: challenge == nil ? .published : .pending)
+        comments[id] = comment
+        agents[agentID]?.commentTimes.append(now)
+        counters.commentsCreated += 1
+        var json = commentJSON(comment, viewer: agentID).objectValue ?? [:]
+        json["your_vote"] = nil
+        var message: JSON = "Comment added! 🦞"
+        if let challenge {
+            json["verification"] = Self.verificationJSON(challenge)
+            json["verificationStatus"] = "pending"
+            message = "Comment created! Complete the verification challenge to publish it. 🦞"
+        }
+        let postAuthor = agents[post.authorID]
+        return .ok(
+            [
+                "message": message, "comment": .object(json),
+                "post_author": ["name": .optional(postAuthor?.name)],
+                "already_following_author": .bool(postAuthor?.followers.contains(agentID) ?? false),
+            ], status: 201)
+    }
+
+    /// `GET /posts/ID/comments?sort=best|new|old&limit&cursor`: top-level comments paginated, replies nested.
+    func listComments(_ agentID: String, postID: String, _ query: [String: String]) -> APIResult {
+        guard let post = posts[postID], !post.deleted, isVisible(post.status) || post.authorID == agentID else {
+            return .notFound("Post not found")
+        }
+        let sort = query["sort"] ?? "best"
+        guard Self.commentSorts.contains(sort) else {
+            return .badRequest("Invalid sort", hint: "sort is best, new or old")
+        }
+        let limit = SandboxPagination.limit(query, default: 35, max: 100)
+        let roots = orderedComments(postID: postID, parentID: nil, sort: sort)
+        guard let page = SandboxPagination.page(roots, id: \.id, limit: limit, cursor: query["cursor"]) else {
+            return SandboxPagination.invalidCursor
+        }
+        let tree = page.items.map { commentJSON($0, viewer: agentID, replies: replies(of: $0.id, viewer: agentID, sort: sort)) }
+        return .ok([
+            "comments": .array(tree), "count": .int(tree.count), "has_more": .bool(page.hasMore),
+            "next_cursor": .optional(page.nextCursor), "sort": .string(sort), "post_id": .string(postID),
+        ])
+    }
+
+    /// The whole visible comment tree of a post (embedded in `GET /posts/ID`).
+    func commentTree(postID: String, viewer: String, sort: String) -> [JSON] {
+        orderedComments(postID: postID, parentID: nil, sort: sort).map {
+            commentJSON($0, viewer: viewer, replies: replies(of: $0.id, viewer: viewer, sort: sort))
+        }
+    }
+
+    private func replies(of commentID: String, viewer: String, sort: String) -> [JSON] {
+        guard let postID = comments[commentID]?.postID else { return [] }
+        return orderedComments(postID: postID, parentID: commentID, sort: sort).map {
+            commentJSON($0, viewer: viewer, replies: replies(of: $0.id, viewer: viewer, sort: sort))
+        }
+    }
+
+    /// Visible comments of a post with the given parent, in `sort` order.
+    private func orderedComments(postID: String, parentID: String?, sort: String) -> [SandboxComment] {
+        let items = comments.values.filter { $0.postID == postID && $0.parentID == parentID && isVisible($0.status) }
+        let oldest: (SandboxComment, SandboxComment) -> Bool = { ($0.createdAt, $0.seq) < ($1.createdAt, $1.seq) }
+        func score(_ c: SandboxComment) -> Int { c.upvotes - c.downvotes }
+        switch sort {
+        case "new": return items.sorted { oldest($1, $0) }
+        case "old": return items.sorted(by: oldest)
+        case "controversial":
+            return items.sorted {
+                let (l, r) = (min($0.upvotes, $0.downvotes), min($1.upvotes, $1.downvotes))
+                return l != r ? l > r : oldest($0, $1)
+            }
+        default: return items.sorted { score($0) != score($1) ? score($0) > score($1) : oldest($0, $1) }
+        }
+    }
+}

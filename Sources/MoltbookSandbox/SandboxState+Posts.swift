@@ -1,0 +1,149 @@
+import Foundation
+
+/// Creating, reading, listing and deleting posts; the global, personal and per-submolt feeds.
+extension SandboxState {
+    static let postSorts = ["hot", "new", "top", "rising"]
+
+    /// `POST /posts {submolt_name|submolt, title, content?, url?, type?}`.
+    mutating func createPost(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
+        if let refusal = claimRefusal(agentID) { return refusal }
+        if let refusal = postRefusal(agentID, now: now) { return rateLimited(refusal) }
+        let submoltName = (body?["submolt_name"]?.stringValue ?? body?["submolt"]?.stringValue)?.lowercased()
+        guard let submoltName, !submoltName.isEmpty, let title = body?["title"]?.stringValue, !title.isEmpty else {
+            return .badRequest("Missing required fields", hint: "Provide submolt and title")
+        }
+        guard title.count <= 300 else { return .badRequest("Title too long", hint: "Titles are at most 300 characters") }
+        let content = body?["content"]?.stringValue
+        if let content, content.count > 40_000 {
+            return .badRequest("Content too long", hint: "Content is at most 40000 characters")
+        }
+        let url = body?["url"]?.stringValue
+        let type = body?["type"]?.stringValue ?? (url == nil ? "text" : "link")
+        guard ["text", "link", "image"].contains(type) else {
+            return .badRequest("Invalid type", hint: "type is text, link or image")
+        }
+        guard let submolt = submolts[submoltName], submolt.status.isVisible else {
+            return .notFound("Submolt not found", hint: "Check GET /api/v1/submolts for names")
+        }
+        let isDuplicate = posts.values.contains { $0.authorID == agentID && $0.title == title && $0.content == content }
+        if isDuplicate { counters.duplicateContents += 1 }
+        let id = random.uuid()
+        let challenge = maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now)
+        let post = SandboxPost(
+            id: id, seq: takeSeq(), authorID: agentID, submolt: submolt.name, title: title, content: content, url: url,
+            type: type, createdAt: now, status: challenge == nil ? .published : .pending)
+        posts[id] = post
+        agents[agentID]?.postTimes.append(now)
+        submolts[submolt.name]?.lastActivityAt = now
+        counters.postsCreated += 1
+        var json = postJSON(post)
+        var message: JSON = "Post created! 🦞"
+        if let challenge {
+            json["verification"] = Self.verificationJSON(challenge)
+            message = "Post created! Complete the verification challenge to publish it. 🦞"
+        }
+        return .ok(["message": message, "post": .object(json)], status: 201)
+    }
+
+    /// `GET /posts?sort&limit&cursor&submolt=`.
+    func listPosts(_ agentID: String, _ query: [String: String], submolt: String?, now: Date) -> APIResult {
+        let candidates = posts.values.filter { post in
+            guard !post.deleted, isVisible(post.status) else { return false }
+            return submolt.map { post.submolt == $0.lowercased() } ?? true
+        }
+        return postList(candidates, query, defaultSort: "hot", now: now)
+    }
+
+    /// `GET /feed?sort&limit&cursor&filter=all|following`: subscribed submolts plus followed agents.
+    func feed(_ agentID: String, _ query: [String: String], now: Date) -> APIResult {
+        guard let agent = agents[agentID] else { return .notFound("Bot not found") }
+        let filter = query["filter"] ?? "all"
+        guard filter == "all" || filter == "following" else {
+            return .badRequest("Invalid filter", hint: "filter is all or following")
+        }
+        let candidates = posts.values.filter { post in
+            guard !post.deleted, isVisible(post.status) else { return false }
+            if agent.following.contains(post.authorID) { return true }
+            return filter == "all" && agent.subscriptions.contains(post.submolt)
+        }
+        return postList(candidates, query, defaultSort: "hot", now: now)
+    }
+
+    /// `GET /submolts/NAME/feed`.
+    func submoltFeed(_ agentID: String, name: String, _ query: [String: String], now: Date) -> APIResult {
+        guard submolts[name.lowercased()] != nil else { return .notFound("Submolt not found") }
+        return listPosts(agentID, query, submolt: name, now: now)
+    }
+
+    private func postList(
+        _ candidates: [SandboxPost], _ query: [String: String], defaultSort: String, now: Date
+    ) -> APIResult {
+        let sort = query["sort"] ?? defaultSort
+        guard Self.postSorts.contains(sort) else {
+            return .badRequest("Invalid sort", hint: "sort is hot, new, top or rising")
+        }
+        let limit = SandboxPagination.limit(query, default: 25, max: 100)
+        let ordered = Self.sortPosts(candidates, by: sort, now: now)
+        guard let page = SandboxPagination.page(ordered, id: \.id, limit: limit, cursor: query["cursor"]) else {
+            return SandboxPagination.invalidCursor
+        }
+        return .ok([
+            "posts": .array(page.items.map { .object(postJSON($0)) }), "count": .int(page.items.count),
+            "has_more": .bool(page.hasMore), "next_cursor": .optional(page.nextCursor), "authenticated": true,
+        ])
+    }
+
+    /// Orders posts: `new` by time, `top` by score, `hot` Reddit-style, `rising` by score over age at `now`.
+    static func sortPosts(_ posts: [SandboxPost], by sort: String, now: Date) -> [SandboxPost] {
+        func score(_ post: SandboxPost) -> Int { post.upvotes - post.downvotes }
+        func hot(_ post: SandboxPost) -> Double {
+            let s = score(post)
+            let order = log10(Double(max(abs(s), 1)))
+            let sign: Double = s > 0 ? 1 : (s < 0 ? -1 : 0)
+            return sign * order + (post.createdAt.timeIntervalSince1970 - 1_134_028_003) / 45_000
+        }
+        func rising(_ post: SandboxPost) -> Double {
+            let hours = max(0, now.timeIntervalSince(post.createdAt)) / 3600
+            return Double(score(post) + 1) / pow(hours + 2, 1.5)
+        }
+        let newest: (SandboxPost, SandboxPost) -> Bool = { ($0.createdAt, $0.seq) > ($1.createdAt, $1.seq) }
+        switch sort {
+        case "new": return posts.sorted(by: newest)
+        case "top": return posts.sorted { score($0) != score($1) ? score($0) > score($1) : newest($0, $1) }
+        case "rising": return posts.sorted { rising($0) != rising($1) ? rising($0) > rising($1) : newest($0, $1) }
+        default: return posts.sorted { hot($0) != hot($1) ? hot($0) > hot($1) : newest($0, $1) }
+        }
+    }
+
+    /// `GET /posts/ID`: the post with a detailed author and its comment tree.
+    func getPost(_ agentID: String, id: String) -> APIResult {
+        guard let post = posts[id], !post.deleted, isVisible(post.status) || post.authorID == agentID else {
+            return .notFound("Post not found")
+        }
+        var json = postJSON(post)
+        if let author = agents[post.authorID] {
+            var detail: [String: JSON] = [
+                "id": .string(author.id), "name": .string(author.name), "description": .string(author.description),
+                "karma": .int(karma(of: author.id)), "follower_count": .int(author.followers.count),
+                "following_count": .int(author.following.count), "owner": ownerJSON(author),
+            ]
+            detail["you_follow"] = .bool(author.followers.contains(agentID))
+            json["author"] = .object(detail)
+        }
+        json["your_vote"] = yourVote(agentID, on: post.id)
+        return .ok([
+            "post": .object(json), "comments": .array(commentTree(postID: id, viewer: agentID, sort: "best")),
+            "context": ["tip": "Upvote what you like; voting twice removes your vote."],
+        ])
+    }
+
+    /// `DELETE /posts/ID` (own posts only).
+    mutating func deletePost(_ agentID: String, id: String) -> APIResult {
+        guard let post = posts[id], !post.deleted else { return .notFound("Post not found") }
+        guard post.authorID == agentID else {
+            return .error(403, "You can only delete your own posts")
+        }
+        if config.deleteRemovesPost { posts[id]?.deleted = true }
+        return .ok(["message": "Post deleted"])
+    }
+}

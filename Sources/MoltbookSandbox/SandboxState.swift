@@ -1,0 +1,205 @@
+import Foundation
+import MoltbookAPI
+
+/// The whole mutable world of the sandbox. `SandboxModel` keeps one behind a mutex.
+///
+/// Handlers are `mutating` methods in `SandboxState+*.swift`; each takes the request time.
+struct SandboxState: Sendable {
+    var config: SandboxConfig
+    let seed: UInt64
+    var random: SandboxRandom
+    var challengeGenerator: ChallengeGenerator
+    var counters = SandboxCounters()
+    var agents: [String: SandboxAgent] = [:]
+    var agentIDByKey: [String: String] = [:]
+    var agentIDByName: [String: String] = [:]
+    var posts: [String: SandboxPost] = [:]
+    var comments: [String: SandboxComment] = [:]
+    var submolts: [String: SandboxSubmolt] = [:]
+    /// Vote direction (+1 / -1) by `"agentID|targetID"`.
+    var votes: [String: Int] = [:]
+    var challenges: [String: SandboxChallenge] = [:]
+    var faults: [FaultSpec]
+    /// Request window of unauthenticated calls (headers only; never enforced).
+    var anonymousWindow = RateWindow()
+    var nextSeq = 1
+
+    static let seedSubmolts: [(String, String, String)] = [
+        ("general", "General", "The town square. Anything goes."),
+        ("introductions", "Introductions", "New here? Say hello."),
+        ("agents", "Agents", "Agents talking about being agents."),
+    ]
+
+    init(config: SandboxConfig, seed: UInt64) {
+        self.config = config
+        self.seed = seed
+        self.random = SandboxRandom(seed: seed)
+        self.challengeGenerator = ChallengeGenerator(seed: seed ^ 0xC4A1_1E46_E000_0001)
+        self.faults = config.faults
+        let epoch = Date(timeIntervalSince1970: 1_769_904_000)  // 2026-02-01T00:00:00Z
+        for (name, displayName, description) in Self.seedSubmolts {
+            let submolt = SandboxSubmolt(
+                id: random.uuid(), seq: takeSeq(), name: name, displayName: displayName, description: description,
+                allowCrypto: false, createdAt: epoch, lastActivityAt: epoch, ownerID: nil, status: .published)
+            submolts[name] = submolt
+        }
+    }
+
+    mutating func takeSeq() -> Int {
+        defer { nextSeq += 1 }
+        return nextSeq
+    }
+
+    // MARK: Pipeline
+
+    /// Handles one request end to end: admin routes, faults, auth, limits, the endpoint, headers.
+    mutating func handle(_ request: SandboxRequest, now: Date) -> SandboxReply {
+        if request.path == "/_sandbox" || request.path.hasPrefix("/_sandbox/") {
+            return SandboxReply(response: Self.render(admin(request, now: now)))
+        }
+        counters.requestsTotal += 1
+        if request.method.isWrite { counters.writes += 1 } else { counters.reads += 1 }
+
+        guard let fault = takeFault(for: request) else {
+            return SandboxReply(response: Self.render(api(request, now: now)))
+        }
+        counters.faultsInjected += 1
+        return apply(fault, to: request, now: now)
+    }
+
+    /// The normal API behaviour, with rate-limit headers on every answer.
+    mutating func api(_ request: SandboxRequest, now: Date) -> APIResult {
+        let prefix = "/api/v1"
+        guard request.path == prefix || request.path.hasPrefix(prefix + "/") else {
+            return .notFound("Endpoint not found", hint: "The API lives under /api/v1")
+        }
+        let relative = String(request.path.dropFirst(prefix.count))
+        switch SandboxRouter.match(method: request.method, path: relative) {
+        case .notFound:
+            return withAnonymousHeaders(.notFound("Endpoint not found", hint: "Check the path against skill.md"), now)
+        case .methodNotAllowed(let allowed):
+            var result = APIResult.error(
+                405, "Method not allowed", hint: "Use \(allowed.joined(separator: " or ")) on this path")
+            result.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return withAnonymousHeaders(result, now)
+        case .endpoint(let endpoint, let params):
+            let body = request.body.isEmpty ? nil : JSON.parse(request.body)
+            guard endpoint.requiresAuth else {
+                return withAnonymousHeaders(dispatch(endpoint, params, request, body, agentID: "", now: now), now)
+            }
+            return authenticated(endpoint, params, request, body, now: now)
+        }
+    }
+
+    private mutating func authenticated(
+        _ endpoint: SandboxEndpoint, _ params: [String], _ request: SandboxRequest, _ body: JSON?, now: Date
+    ) -> APIResult {
+        guard let key = Self.bearerToken(request.headers) else {
+            counters.authFailures += 1
+            return withAnonymousHeaders(
+                .error(401, "Authentication required", hint: "Send Authorization: Bearer YOUR_API_KEY"), now)
+        }
+        guard let agentID = agentIDByKey[key], var agent = agents[agentID] else {
+            counters.authFailures += 1
+            return withAnonymousHeaders(
+                .error(401, "Invalid API key", hint: "Check the key you saved at registration"), now)
+        }
+        counters.requestsByAgent[agent.name, default: 0] += 1
+        agent.lastActive = now
+        agents[agentID] = agent
+        sweepExpiredChallenges(of: agentID, now: now)
+
+        let profile = limitProfile(of: agentID, now: now)
+        let isWrite = request.method.isWrite
+        let limit = isWrite ? profile.writesPerWindow : profile.readsPerWindow
+        let window = profile.requestWindowSeconds
+        var result: APIResult
+        if let resetAt = admit(agentID: agentID, write: isWrite, limit: limit, windowSeconds: window, now: now) {
+            let wait = SandboxTime.secondsUntil(resetAt, from: now)
+            result = rateLimited(
+                LimitRefusal(kind: "request", retryAfterSeconds: wait, resetAt: resetAt, error: "Rate limit exceeded",
+                             hint: "Wait \(SandboxWording.plural(wait, "second")) before trying again"))
+        } else if isWrite, endpoint != .verify, let refusal = suspensionRefusal(of: agentID, now: now) {
+            counters.suspendedRequests += 1
+            result = refusal
+        } else {
+            result = dispatch(endpoint, params, request, body, agentID: agentID, now: now)
+        }
+        let current = agents[agentID].map { isWrite ? $0.writeWindow : $0.readWindow } ?? RateWindow()
+        result.headers.append(contentsOf: Self.rateHeaders(current, limit: limit, windowSeconds: window, now: now))
+        return result
+    }
+
+    private mutating func dispatch(
+        _ endpoint: SandboxEndpoint, _ p: [String], _ request: SandboxRequest, _ body: JSON?, agentID: String,
+        now: Date
+    ) -> APIResult {
+        let q = request.query
+        switch endpoint {
+        case .register: return register(body, now: now)
+        case .status: return status(agentID)
+        case .me: return me(agentID, now: now)
+        case .updateMe: return updateMe(agentID, body)
+        case .profile: return profile(name: q["name"], viewer: agentID)
+        case .uploadAvatar: return uploadAvatar(agentID, request)
+        case .deleteAvatar: return deleteAvatar(agentID)
+        case .follow: return follow(agentID, name: p[0], now: now)
+        case .unfollow: return unfollow(agentID, name: p[0], now: now)
+        case .createPost: return createPost(agentID, body, now: now)
+        case .listPosts: return listPosts(agentID, q, submolt: q["submolt"], now: now)
+        case .getPost: return getPost(agentID, id: p[0])
+        case .deletePost: return deletePost(agentID, id: p[0])
+        case .feed: return feed(agentID, q, now: now)
+        case .submoltFeed: return submoltFeed(agentID, name: p[0], q, now: now)
+        case .createComment: return createComment(agentID, postID: p[0], body, now: now)
+        case .listComments: return listComments(agentID, postID: p[0], q)
+        case .upvotePost: return vote(agentID, target: .post, id: p[0], direction: 1, now: now)
+        case .downvotePost: return vote(agentID, target: .post, id: p[0], direction: -1, now: now)
+        case .upvoteComment: return vote(agentID, target: .comment, id: p[0], direction: 1, now: now)
+        case .downvoteComment: return vote(agentID, target: .comment, id: p[0], direction: -1, now: now)
+        case .createSubmolt: return createSubmolt(agentID, body, now: now)
+        case .listSubmolts: return listSubmolts(agentID, q)
+        case .getSubmolt: return getSubmolt(agentID, name: p[0])
+        case .subscribe: return subscribe(agentID, name: p[0], now: now)
+        case .unsubscribe: return unsubscribe(agentID, name: p[0], now: now)
+        case .search: return search(agentID, q)
+        case .verify: return verify(agentID, body, now: now)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The key from `Authorization: Bearer KEY`, or nil.
+    static func bearerToken(_ headers: HTTPHeaders) -> String? {
+        guard let value = headers["Authorization"] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let key = parts[1].trimmingCharacters(in: .whitespaces)
+        return key.isEmpty ? nil : key
+    }
+
+    /// Adds the anonymous window's headers (counted, never enforced).
+    mutating func withAnonymousHeaders(_ result: APIResult, _ now: Date) -> APIResult {
+        let window = config.limits.requestWindowSeconds
+        Self.roll(&anonymousWindow, windowSeconds: window, now: now)
+        anonymousWindow.count += 1
+        var result = result
+        result.headers.append(
+            contentsOf: Self.rateHeaders(
+                anonymousWindow, limit: config.limits.writesPerWindow, windowSeconds: window, now: now))
+        return result
+    }
+
+    /// Serialises a result into an HTTP response with a JSON body.
+    static func render(_ result: APIResult) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        for (name, value) in result.headers { headers.add(name: name, value: value) }
+        return HTTPResponse(status: result.status, headers: headers, body: result.body.serialized())
+    }
+
+    /// Parses a JSON object body, or nil.
+    static func object(_ body: JSON?) -> [String: JSON]? {
+        body?.objectValue
+    }
+}

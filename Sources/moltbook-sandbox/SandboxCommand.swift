@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MoltbookSandbox
+import MoltbookSandboxServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `moltbook-sandbox`: serves a local fake of the Moltbook API on loopback until SIGINT/SIGTERM.
+@main
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moltbook-sandbox",
+        abstract: "Serve a local fake of the Moltbook API on loopback.",
+        discussion: "Prints one line with the API base URL, then serves until SIGINT or SIGTERM. See docs/sandbox.md."
+    )
+
+    @Option(help: "Loopback address to bind (127.0.0.1, ::1 or localhost).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free one.")
+    var port: UInt16 = 0
+
+    @Option(help: "PRNG seed: the same seed and requests give the same responses.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Probability (0...1) that a post, comment or submolt gets a verification challenge.")
+    var challengeRate: Double?
+
+    @Option(help: "JSON file with sandbox config (snake_case keys, all optional).")
+    var config: String?
+
+    @Flag(help: "Claim agents as soon as they register.")
+    var autoClaim = false
+
+    @Flag(help: "Log one line per request to stderr (method, path, status; never headers).")
+    var verbose = false
+
+    func run() async throws {
+        var sandboxConfig = SandboxConfig()
+        if let config {
+            let data = try Data(contentsOf: URL(fileURLWithPath: config))
+            sandboxConfig = try JSONDecoder().decode(SandboxConfig.self, from: data)
+        }
+        if let challengeRate { sandboxConfig.challengeRate = challengeRate }
+        if autoClaim { sandboxConfig.autoClaim = true }
+
+        let log: (@Sendable (String) -> Void)? =
+            verbose ? { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } : nil
+        let server = SandboxServer(
+            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log)
+        let url = try await server.start()
+        FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
+        await Self.waitForTerminationSignal()
+        await server.stop()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
+    private static func waitForTerminationSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let queue = DispatchQueue(label: "moltbook-sandbox.signals")
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        for await _ in stream { break }
+        sources.forEach { $0.cancel() }
+    }
+}
