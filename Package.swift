@@ -44,9 +44,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libyaml through pkg-config (Debian libyaml-dev). Not Yams: it bundles its own libyaml.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .target(name: "Recipes", dependencies: ["CYAML"]),
+        // The encrypted key file.
+        .target(
+            name: "Keychain",
+            dependencies: [
+                "MoltbookAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "MoltipassKit",
-            dependencies: ["MoltbookAPI", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MoltbookAPI", "Keychain", "Recipes", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "moltipass",
@@ -73,6 +91,8 @@ let package = Package(
             dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltipassTesting"]
         ),
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltipassTesting"]),
+        .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
+        .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
