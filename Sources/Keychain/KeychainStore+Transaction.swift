@@ -1,0 +1,33 @@
+import Crypto
+import Foundation
+
+extension KeychainStore {
+    /// Lock, re-read, change, seal, write atomically, unlock. The generation goes up by one.
+    func modify(
+        rekeyWith rekey: (passphrase: Passphrase, scrypt: ScryptParameters?)? = nil,
+        _ change: (inout [StoredEntry]) throws -> Void
+    ) throws -> KeychainContents {
+        let target = SecureFile.resolved(path)
+        let lock = try FileLock(path: target + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+        let data = try SecureFile.read(target, limit: Self.maximumFileSize, what: "keychain")
+        let (current, stored) = try KeychainCodec.open(data, path: path, key: fileKey)
+        var entries = stored
+        try change(&entries)
+        let generation = current.generation == .max ? current.generation : current.generation + 1
+        var header = current
+        header.generation = generation
+        header.nonce = KeychainCodec.randomBytes(KeychainCipher.nonceLength)
+        let key: SymmetricKey
+        if let rekey {
+            header = KeychainCodec.freshHeader(
+                scrypt: rekey.scrypt ?? current.scrypt, cipher: current.cipher, generation: generation)
+            key = try derive(rekey.passphrase, header)
+        } else {
+            key = try fileKey(header)
+        }
+        try AtomicWriter.write(try KeychainCodec.seal(entries, header: header, key: key), to: target, hook: writeHook)
+        if let rekey { remember(rekey.passphrase, header, key) }
+        return KeychainContents(header: header, stored: entries, path: path)
+    }
+}

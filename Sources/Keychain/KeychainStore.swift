@@ -1,0 +1,147 @@
+import Crypto
+import Foundation
+import MoltbookAPI
+import Synchronization
+
+/// A key file on disk and the passphrase that unlocks it.
+///
+/// Nothing is read or derived until a method needs it, so the engine can hold a store from
+/// start-up and unlock only when a request is actually due. Reads take no lock (a write
+/// renames a complete file into place, so a reader sees the old or the new file). Every
+/// change locks `<file>.lock`, re-reads the file under the lock, applies the change and
+/// writes atomically, so concurrent writers in any number of processes all land.
+public final class KeychainStore: Sendable {
+    /// The key file's path as given.
+    public let path: String
+    /// Files larger than this are refused without being read: 1 MiB.
+    public static let maximumFileSize = 1 << 20
+
+    let passphraseSource: @Sendable () throws -> Passphrase
+    let unlocked = Mutex<Unlocked>(Unlocked())
+    let writeHook: AtomicWriter.Hook?
+
+    /// The resolved passphrase and the last derived key (scrypt is the expensive part).
+    struct Unlocked {
+        var passphrase: Passphrase?
+        var derived: (salt: Data, scrypt: ScryptParameters, key: SymmetricKey)?
+    }
+
+    /// A store for the file at `path`, unlocked with `passphrase`.
+    public convenience init(path: String, passphrase: Passphrase) {
+        self.init(path: path, passphrase: { passphrase }, writeHook: nil)
+    }
+
+    /// A store whose passphrase is resolved on first use (a prompt or a secret file read only
+    /// when a key is actually needed). A successful result is remembered.
+    public convenience init(path: String, passphrase: @escaping @Sendable () throws -> Passphrase) {
+        self.init(path: path, passphrase: passphrase, writeHook: nil)
+    }
+
+    init(path: String, passphrase: @escaping @Sendable () throws -> Passphrase, writeHook: AtomicWriter.Hook?) {
+        self.path = path
+        self.passphraseSource = passphrase
+        self.writeHook = writeHook
+    }
+
+    /// Creates an empty key file (generation 1) at `path`, creating missing parent
+    /// directories 0700. Fails if anything already exists there.
+    @discardableResult
+    public static func create(
+        at path: String, passphrase: Passphrase, scrypt: ScryptParameters = .strong,
+        cipher: KeychainCipher = .chaCha20Poly1305
+    ) throws -> KeychainStore {
+        let store = KeychainStore(path: path, passphrase: passphrase)
+        try store.create(scrypt: scrypt, cipher: cipher)
+        return store
+    }
+
+    func create(scrypt: ScryptParameters, cipher: KeychainCipher) throws {
+        if let violation = scrypt.boundsViolation { throw KeychainError.invalidKDFParameters(detail: violation) }
+        let passphrase = try resolvedPassphrase()
+        guard !passphrase.isEmpty else { throw KeychainError.emptyPassphrase(source: "the caller") }
+        let target = SecureFile.resolved(path)
+        let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        try SecureFile.makeDirectories(directory)
+        let lock = try FileLock(path: target + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+        guard !SecureFile.exists(target) else { throw KeychainError.alreadyExists(path: path) }
+        let header = KeychainCodec.freshHeader(scrypt: scrypt, cipher: cipher, generation: 1)
+        let key = try derive(passphrase, header)
+        try AtomicWriter.write(try KeychainCodec.seal([], header: header, key: key), to: target, hook: writeHook)
+        remember(passphrase, header, key)
+    }
+
+    /// Whether a file exists at `path` (it may still fail to open).
+    public var exists: Bool { SecureFile.exists(path) }
+
+    /// Reads and decrypts the file. No lock: safe alongside writers.
+    public func read() throws -> KeychainContents {
+        let data = try SecureFile.read(path, limit: Self.maximumFileSize, what: "keychain")
+        let (header, stored) = try KeychainCodec.open(data, path: path, key: fileKey)
+        return KeychainContents(header: header, stored: stored, path: path)
+    }
+
+    /// The key stored under `name`, reading the file now (the engine's lazy fetch).
+    public func key(for name: String) throws -> APIKey {
+        try read().key(for: name)
+    }
+
+    /// Adds an entry, or replaces one with the same name when `replace` is true (keeping its
+    /// `createdAt`). `now` becomes `updatedAt` (and `createdAt` of a new entry).
+    @discardableResult
+    public func add(
+        name: String, key: APIKey, metadata: KeychainEntry.Metadata = .init(), replace: Bool = false, now: Date
+    ) throws -> KeychainContents {
+        guard KeychainEntry.isValidName(name) else { throw KeychainError.invalidEntryName(name: name) }
+        guard key.isUsable else { throw KeychainError.unusableKey(name: name) }
+        return try modify { entries in
+            let stamp = now.wholeSeconds
+            let entry = StoredEntry(name: name, key: key, metadata: metadata, createdAt: stamp, updatedAt: stamp)
+            if let index = entries.firstIndex(where: { $0.name == name }) {
+                guard replace else { throw KeychainError.entryExists(name: name, path: path) }
+                entries[index] = StoredEntry(
+                    name: name, key: key, metadata: metadata, createdAt: entries[index].createdAt, updatedAt: stamp)
+            } else {
+                entries.append(entry)
+            }
+        }
+    }
+
+    /// Removes the entry `name`.
+    @discardableResult
+    public func remove(name: String) throws -> KeychainContents {
+        try modify { entries in
+            guard let index = entries.firstIndex(where: { $0.name == name }) else {
+                throw KeychainError.entryNotFound(name: name, path: path)
+            }
+            entries.remove(at: index)
+        }
+    }
+
+    /// Changes the metadata of `name` in place (for example the claim status after a poll);
+    /// the key is untouched and `updatedAt` becomes `now`.
+    @discardableResult
+    public func updateMetadata(
+        name: String, now: Date, _ change: (inout KeychainEntry.Metadata) throws -> Void
+    ) throws -> KeychainContents {
+        try modify { entries in
+            guard let index = entries.firstIndex(where: { $0.name == name }) else {
+                throw KeychainError.entryNotFound(name: name, path: path)
+            }
+            try change(&entries[index].metadata)
+            entries[index].updatedAt = now.wholeSeconds
+        }
+    }
+
+    /// Re-encrypts every entry under `newPassphrase` with a fresh salt and nonce, optionally
+    /// with new scrypt parameters (the current ones otherwise). This store uses the new
+    /// passphrase from then on.
+    @discardableResult
+    public func changePassphrase(to newPassphrase: Passphrase, scrypt: ScryptParameters? = nil) throws
+        -> KeychainContents
+    {
+        guard !newPassphrase.isEmpty else { throw KeychainError.emptyPassphrase(source: "the new passphrase") }
+        if let violation = scrypt?.boundsViolation { throw KeychainError.invalidKDFParameters(detail: violation) }
+        return try modify(rekeyWith: (newPassphrase, scrypt)) { _ in }
+    }
+}
