@@ -143,7 +143,7 @@ extension SandboxState {
                 let wait = SandboxTime.secondsUntil(next, from: now)
                 return LimitRefusal(
                     kind: "comment", retryAfterSeconds: wait, resetAt: next,
-                    error: "You can only comment once every \(SandboxWording.every(cooldown))",
+                    error: "You can only comment once every \(SandboxWording.plural(cooldown, "second"))",
                     hint: "Wait \(SandboxWording.plural(wait, "second")) before commenting again",
                     dailyRemaining: remaining)
             }

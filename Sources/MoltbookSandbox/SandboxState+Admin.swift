@@ -35,7 +35,7 @@ extension SandboxState {
             return .ok(["queued": 0])
         case ("GET", ["counters"]):
             sweepAllChallenges(now: now)
-            return .ok(["counters": Self.encodeJSON(counters)])
+            return .ok(Self.encodeJSON(counters).objectValue ?? [:])
         case ("GET", ["challenges"]):
             sweepAllChallenges(now: now)
             return .ok(["challenges": .array(challengeList())])

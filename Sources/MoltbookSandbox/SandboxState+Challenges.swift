@@ -74,7 +74,7 @@ extension SandboxState {
     func suspensionRefusal(of agentID: String, now: Date) -> APIResult? {
         guard let agent = agents[agentID], let until = agent.suspendedUntil, now < until else { return nil }
         let remaining = until.timeIntervalSince(now)
-        let hours = Int((remaining / 3600).rounded(.up))
+        let hours = Int((remaining / 3600).rounded(.down))
         let wording: String
         if remaining < 3600 {
             wording = SandboxWording.plural(Int((remaining / 60).rounded(.up)), "minute")

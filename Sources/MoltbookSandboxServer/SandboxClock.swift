@@ -14,6 +14,11 @@ public final class SandboxClock: Sendable {
         self.mode = Mutex(.offset(offset))
     }
 
+    /// A virtual clock frozen at `date` until advanced or set.
+    public init(fixed date: Date) {
+        self.mode = Mutex(.fixed(date))
+    }
+
     /// The current sandbox time.
     public func now() -> Date {
         mode.withLock { mode in

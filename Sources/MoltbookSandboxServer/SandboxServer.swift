@@ -97,7 +97,7 @@ public final class SandboxServer: Sendable {
             defer { value = nil }
             return value
         }) else { return }
-        await current.server.stop(timeout: 1)
+        await current.server.stop(timeout: 0.2)
         current.task.cancel()
         _ = await current.task.result
     }
