@@ -1,6 +1,7 @@
 import Foundation
 import MoltbookAPI
 import MoltipassTesting
+import Synchronization
 
 @testable import Keychain
 
@@ -47,4 +48,13 @@ enum Support {
     static func chmod(_ path: String, _ mode: Int) throws {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
+}
+
+/// Strings gathered from several threads.
+final class Collector: Sendable {
+    private let items = Mutex<[String]>([])
+
+    func append(_ item: String) { items.withLock { $0.append(item) } }
+
+    var all: [String] { items.withLock { $0 } }
 }
