@@ -1,0 +1,33 @@
+import Foundation
+
+/// When something runs, before time zone resolution of jitter and active hours: cron, a fixed interval, or once.
+public enum Schedule: Sendable, Equatable {
+    /// A cron expression evaluated on the clocks of the trigger's zone.
+    case cron(CronExpression)
+    /// Every `seconds` of elapsed time, counted from `origin`.
+    case every(seconds: Int, origin: Date)
+    /// Once, at an instant.
+    case at(Date)
+
+    /// The first occurrence strictly after `after`; nil if there is none (or none within the search bound).
+    public func next(after: Date, in zone: TimeZone) -> Date? {
+        switch self {
+        case .cron(let expression):
+            return expression.next(after: after, in: zone)
+        case .every(let seconds, let origin):
+            let elapsed = after.timeIntervalSince(origin)
+            let count = (elapsed / Double(seconds)).rounded(.down) + 1
+            return origin.addingTimeInterval(max(0, count) * Double(seconds))
+        case .at(let instant):
+            return instant > after ? instant : nil
+        }
+    }
+
+    /// The default origin of `every:`: 2000-01-01T00:00 on the clocks of `zone`.
+    public static func defaultOrigin(in zone: TimeZone) -> Date {
+        let wall = CivilTime.wallSeconds(year: 2000, month: 1, day: 1, hour: 0, minute: 0)
+        switch CivilTime.resolve(wall: wall, in: zone) {
+        case .unique(let instant), .repeated(let instant, _), .gap(let instant): return instant
+        }
+    }
+}
