@@ -35,7 +35,11 @@ let package = Package(
         // HTTP front for the model. Only the sandbox binary and test support link it.
         .target(
             name: "MoltbookSandboxServer",
-            dependencies: ["MoltbookSandbox", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "MoltbookSandbox",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
         ),
         .executableTarget(
             name: "moltbook-sandbox",
@@ -88,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientIntegrationTests",
-            dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltipassTesting"]
+            dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
         ),
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),

@@ -75,7 +75,7 @@ extension MoltbookClient {
         guard let json else {
             throw APIError(code: .undecodable, message: "the response is not JSON", endpoint: endpoint,
                            status: response.status, rateLimit: hint,
-                           bodyExcerpt: String(decoding: response.body.prefix(512), as: UTF8.self))
+                           bodyExcerpt: String(decoding: response.body.prefix(4096), as: UTF8.self))
         }
         return MoltbookResponse(value: json, status: response.status, rateLimit: hint,
                                 message: json["message"]?.string)

@@ -9,7 +9,7 @@ extension APIError {
         let serverHint = json?["hint"]?.string
         let text = [serverError, serverHint].compactMap { $0 }.joined(separator: " ")
         let lowered = text.lowercased()
-        let excerpt = json == nil ? String(decoding: rawBody.prefix(512), as: UTF8.self) : nil
+        let excerpt = json == nil ? String(decoding: rawBody.prefix(4096), as: UTF8.self) : nil
         func make(_ code: Code, _ message: String, suspension: Double? = nil) -> APIError {
             APIError(code: code, message: message, endpoint: endpoint, status: status, serverError: serverError,
                      serverHint: serverHint, rateLimit: rateLimit, suspensionRemaining: suspension,

@@ -101,9 +101,11 @@ extension RateLimitHint {
     }
 
     /// Reads "Wait 27 minutes", "try again in 45 seconds", "once every 2.5 minutes" style prose.
+    /// "Once every N minutes" names the whole period, the longest the wait can be: taken as the
+    /// wait, it is never early.
     static func waitInProse(_ text: String) -> Double? {
         let words = text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." })
-        guard words.contains(where: { ["wait", "again", "in"].contains($0) }) else { return nil }
+        guard words.contains(where: { ["wait", "again", "in", "every"].contains($0) }) else { return nil }
         for (index, word) in words.enumerated() where index + 1 < words.count {
             guard let amount = Double(word.trimmingCharacters(in: CharacterSet(charactersIn: "."))) else { continue }
             let unit = words[index + 1]

@@ -25,11 +25,31 @@ public enum Redactor {
         return output
     }
 
-    /// A redacted excerpt of at most `limit` characters, with a marker when cut.
+    /// A redacted excerpt of at most `limit` characters, with a marker when cut. Markup is
+    /// reduced to its text first, so an HTML error page shows its message, not its doctype.
     public static func excerpt(_ text: String, limit: Int = 200) -> String {
-        let redacted = redact(text)
+        let redacted = redact(visibleText(text))
         guard redacted.count > limit else { return redacted }
         return String(redacted.prefix(limit)) + "…"
+    }
+
+    /// The text of an HTML page (tags dropped, whitespace collapsed); other text unchanged.
+    static func visibleText(_ text: String) -> String {
+        let trimmed = text.drop { $0.isWhitespace }
+        guard trimmed.hasPrefix("<") else { return text }
+        var output = ""
+        var inTag = false
+        for character in trimmed {
+            if character == "<" {
+                inTag = true
+                output.append(" ")
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                output.append(character)
+            }
+        }
+        return output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private static func secretEnd(in text: String, from start: String.Index, prefix: String, minimumTail: Int)

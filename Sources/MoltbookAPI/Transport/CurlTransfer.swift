@@ -42,14 +42,18 @@ final class CurlTransfer: @unchecked Sendable {
                            newConnections: 0)
         }
         curl_easy_reset(handle)
-        var body = ccurl_buffer()
-        var headers = ccurl_buffer()
-        ccurl_buffer_init(&body, configuration.maxResponseBytes)
-        ccurl_buffer_init(&headers, 256 << 10)
+        // libcurl keeps these pointers for the whole transfer: they must be stable allocations,
+        // not the temporary addresses `&local` would give.
+        let body = UnsafeMutablePointer<ccurl_buffer>.allocate(capacity: 1)
+        let headers = UnsafeMutablePointer<ccurl_buffer>.allocate(capacity: 1)
+        ccurl_buffer_init(body, configuration.maxResponseBytes)
+        ccurl_buffer_init(headers, 256 << 10)
         var list: UnsafeMutablePointer<curl_slist>? = nil
         defer {
-            ccurl_buffer_free(&body)
-            ccurl_buffer_free(&headers)
+            ccurl_buffer_free(body)
+            ccurl_buffer_free(headers)
+            body.deallocate()
+            headers.deallocate()
             curl_slist_free_all(list)
         }
         for line in headerLines { list = curl_slist_append(list, line) }
@@ -77,8 +81,8 @@ final class CurlTransfer: @unchecked Sendable {
         set(ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
         set(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
         set(ccurl_setopt_share(handle, share.handle))
-        set(ccurl_capture_body(handle, &body))
-        set(ccurl_capture_headers(handle, &headers))
+        set(ccurl_capture_body(handle, body))
+        set(ccurl_capture_headers(handle, headers))
         set(ccurl_abort_on_flag(handle, abortFlag))
         set(configureMethod(handle))
         guard setup == CURLE_OK else {
@@ -93,14 +97,15 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_getinfo_long(handle, CURLINFO_REQUEST_SIZE, &requestSize)
         let sent = requestSize > 0
         guard code == CURLE_OK else {
-            let error = Self.error(for: code, requestSent: sent, overflow: body.overflowed != 0,
+            let error = Self.error(for: code, requestSent: sent, overflow: body.pointee.overflowed != 0,
                                    limit: configuration.maxResponseBytes)
             return Outcome(result: .failure(error), newConnections: connects)
         }
         var status = 0
         ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        let bodyData = body.length > 0 ? Data(bytes: body.data, count: body.length) : Data()
-        let headerData = headers.length > 0 ? Data(bytes: headers.data, count: headers.length) : Data()
+        let bodyData = body.pointee.length > 0 ? Data(bytes: body.pointee.data, count: body.pointee.length) : Data()
+        let headerData = headers.pointee.length > 0
+            ? Data(bytes: headers.pointee.data, count: headers.pointee.length) : Data()
         let response = HTTPResponse(status: status, headers: Self.parseHeaders(headerData), body: bodyData)
         return Outcome(result: .success(response), newConnections: connects)
     }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// An `HTTPTransport` on the system libcurl.
 ///
-/// - Each transfer runs `curl_easy_perform` on a dedicated dispatch queue, never on Swift's
+/// - Each transfer runs `curl_easy_perform` on a thread of its own, never on Swift's
 ///   cooperative pool; the calling task suspends on a continuation.
 /// - Easy handles are pooled and a share handle holds the DNS cache, TLS sessions and the
 ///   connection cache, so consecutive requests to one host reuse one connection.
@@ -52,7 +52,6 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private let share: CurlShare
     private let idle = Mutex<[CurlEasy]>([])
     private let stats = Mutex(Statistics())
-    private let queue = DispatchQueue(label: "moltipass.curl", attributes: .concurrent)
 
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         let code = ccurl_global_init()
@@ -79,9 +78,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
         defer { checkIn(easy) }
         let outcome: CurlTransfer.Outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async { [share] in
+                // One thread per transfer: a concurrent dispatch queue would be capped at the
+                // core count, so two slow transfers would stall every other one behind them.
+                let thread = Thread { [share] in
                     continuation.resume(returning: transfer.perform(on: easy, share: share))
                 }
+                thread.name = "moltipass.curl"
+                thread.start()
             }
         } onCancel: {
             transfer.abort()
