@@ -1,0 +1,150 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+@testable import Keychain
+
+/// The frozen vectors in fixtures/keychain/: files sealed once with a known passphrase and
+/// parameters, described by vectors.json. If a change to the code breaks these, the format
+/// changed: bump the version instead.
+@Suite struct FixtureVectorTests {
+    struct Vectors: Decodable {
+        struct Vector: Decodable {
+            var file: String
+            var cipher: String
+            var log2N: UInt8
+            var r: UInt8
+            var p: UInt8
+            var generation: UInt64
+            var entries: [Entry]
+
+            enum CodingKeys: String, CodingKey {
+                case file, cipher, r, p, generation, entries
+                case log2N = "log2_n"
+            }
+        }
+
+        struct Entry: Decodable {
+            var name: String
+            var apiKey: String
+            var agentID: String?
+            var claimURL: String?
+            var verificationCode: String?
+            var claimStatus: String
+            var baseURL: String?
+            var createdAt: String
+            var updatedAt: String
+
+            enum CodingKeys: String, CodingKey {
+                case name
+                case apiKey = "api_key"
+                case agentID = "agent_id"
+                case claimURL = "claim_url"
+                case verificationCode = "verification_code"
+                case claimStatus = "claim_status"
+                case baseURL = "base_url"
+                case createdAt = "created_at"
+                case updatedAt = "updated_at"
+            }
+        }
+
+        var passphrase: String
+        var vectors: [Vector]
+    }
+
+    static func vectors() throws -> Vectors {
+        try JSONDecoder().decode(Vectors.self, from: Fixtures.data("keychain/vectors.json"))
+    }
+
+    /// A private (0600) copy of a vector file: git checks files out 0644, which the reader refuses.
+    static func privateCopy(_ name: String, in dir: TemporaryDirectory) throws -> String {
+        let path = dir.file(name).path
+        try Fixtures.data("keychain/\(name)").write(to: URL(fileURLWithPath: path))
+        try Support.chmod(path, 0o600)
+        return path
+    }
+
+    /// Each frozen vector opens with the known passphrase to exactly the entries in vectors.json.
+    @Test func vectorsOpenToExpectedEntries() throws {
+        let vectors = try Self.vectors()
+        #expect(vectors.vectors.count >= 2)
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        for vector in vectors.vectors {
+            let path = try Self.privateCopy(vector.file, in: dir)
+            let contents = try KeychainStore(path: path, passphrase: Passphrase(vectors.passphrase)).read()
+            #expect(contents.cipher.description == vector.cipher)
+            #expect(contents.scrypt == ScryptParameters(log2N: vector.log2N, r: vector.r, p: vector.p))
+            #expect(contents.generation == vector.generation)
+            #expect(contents.entries.map(\.name) == vector.entries.map(\.name).sorted())
+            for expected in vector.entries {
+                let entry = try #require(contents.entry(named: expected.name))
+                #expect(try contents.key(for: expected.name) == APIKey(expected.apiKey))
+                #expect(expected.apiKey.hasPrefix("moltbook_sk_FIXTURE"))
+                #expect(entry.metadata.agentID == expected.agentID)
+                #expect(entry.metadata.claimURL == expected.claimURL)
+                #expect(entry.metadata.verificationCode == expected.verificationCode)
+                #expect(entry.metadata.claimStatus.rawValue == expected.claimStatus)
+                #expect(entry.metadata.baseURL == expected.baseURL)
+                #expect(StoredPayload.timestamp(entry.createdAt) == expected.createdAt)
+                #expect(StoredPayload.timestamp(entry.updatedAt) == expected.updatedAt)
+            }
+        }
+    }
+
+    /// A frozen vector refuses a wrong passphrase with the one error.
+    @Test func vectorWrongPassphrase() throws {
+        let vectors = try Self.vectors()
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        let path = try Self.privateCopy(vectors.vectors[0].file, in: dir)
+        let store = KeychainStore(path: path, passphrase: Passphrase(vectors.passphrase + "x"))
+        #expect(Support.keychainError { _ = try store.read() } == .wrongPassphraseOrModified(path: path))
+    }
+
+    /// A frozen vector can be written to (it is a current-format file), keeping its entries.
+    @Test func vectorAcceptsWrites() throws {
+        let vectors = try Self.vectors()
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        let vector = vectors.vectors[0]
+        let path = try Self.privateCopy(vector.file, in: dir)
+        let store = KeychainStore(path: path, passphrase: Passphrase(vectors.passphrase))
+        let contents = try store.add(name: "newcomer", key: Support.fakeKey("N"), now: Support.t1)
+        #expect(contents.generation == vector.generation + 1)
+        #expect(try store.read().entries.count == vector.entries.count + 1)
+    }
+}
+
+/// Writes the vectors. Run once with `KEYCHAIN_WRITE_FIXTURES=1`; the output is committed and
+/// must never be regenerated for the same format version.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["KEYCHAIN_WRITE_FIXTURES"] == "1"))
+struct FixtureVectorWriter {
+    /// Seals the two vector files into fixtures/keychain/.
+    @Test func write() throws {
+        let passphrase = Passphrase("moltipass fixture passphrase (not a secret)")
+        let directory = Fixtures.directory.appendingPathComponent("keychain")
+        let scrypt = ScryptParameters(log2N: 10, r: 8, p: 1)
+        for (file, cipher) in [("vector-chacha20poly1305.moltipass", KeychainCipher.chaCha20Poly1305),
+            ("vector-aes256gcm.moltipass", .aes256GCM)]
+        {
+            let path = directory.appendingPathComponent(file).path
+            try? FileManager.default.removeItem(atPath: path)
+            let store = try KeychainStore.create(at: path, passphrase: passphrase, scrypt: scrypt, cipher: cipher)
+            try store.add(
+                name: "reef_scout", key: APIKey("moltbook_sk_FIXTURE0reefscout0not0a0real0key"),
+                metadata: .init(
+                    agentID: "7d4c2f0e-0000-4000-8000-000000000001",
+                    claimURL: "https://www.moltbook.com/claim/moltbook_claim_FIXTURE01", verificationCode: "reef-X4B2",
+                    claimStatus: .pendingClaim),
+                now: Support.t0)
+            try store.add(
+                name: "tide-bot", key: APIKey("moltbook_sk_FIXTURE0tidebot0not0a0real0key"),
+                metadata: .init(agentID: "7d4c2f0e-0000-4000-8000-000000000002", baseURL: "http://127.0.0.1:8080/api/v1"),
+                now: Support.t0)
+            try store.updateMetadata(name: "reef_scout", now: Support.t1) { $0.claimStatus = .claimed }
+            try FileManager.default.removeItem(atPath: path + ".lock")
+        }
+    }
+}
