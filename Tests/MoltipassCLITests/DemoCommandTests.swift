@@ -1,0 +1,72 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// The built binaries, run as a user would, in a temp HOME.
+@Suite("moltipass and moltbook-sandbox binaries")
+struct DemoCommandTests {
+    /// `moltipass demo` against a `moltbook-sandbox` process: every step reported, exit 0,
+    /// no key on stdout or stderr, and the sandbox saw the writes.
+    @Test func demoAgainstSandboxProcess() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let sandbox = try SandboxProcess(arguments: ["--seed", "3"])
+        defer { sandbox.stop() }
+        let result = try ProcessRunner.run(
+            "moltipass", ["demo", "--sandbox", sandbox.baseURL.absoluteString], environment: ["HOME": home.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for step in ["register", "status", "claim", "subscribe", "post", "comment", "vote", "vote again", "follow",
+                     "second post", "feed"] {
+            #expect(result.stdout.contains("\n\(step) ") || result.stdout.hasPrefix("\(step) "), "missing step \(step)")
+        }
+        #expect(result.stdout.contains("action removed"))
+        #expect(result.stdout.contains("429 as expected"))
+        #expect(!(result.stdout + result.stderr).contains("moltbook_sk_"))
+
+        let counters = try await countersOf(sandbox)
+        #expect(counters["posts_created"]?.int == 1)
+        #expect(counters["comments_created"]?.int == 1)
+        #expect(counters["votes_removed"]?.int == 1)
+        #expect(counters["duplicate_contents"]?.int == 0)
+        #expect((counters["rate_limited"]?.int ?? 0) == 1)
+    }
+
+    /// The demo refuses a non-loopback URL before any request (auth-broken/usage codes aside, exit 1).
+    @Test func demoRefusesRemoteURL() throws {
+        let result = try ProcessRunner.run("moltipass", ["demo", "--sandbox", "https://www.moltbook.com/api/v1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("only runs against a loopback sandbox"))
+    }
+
+    /// A missing option is a usage error with swift-argument-parser's exit code 64.
+    @Test func usageError() throws {
+        let result = try ProcessRunner.run("moltipass", ["demo"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--sandbox"))
+    }
+
+    /// The sandbox binary prints its URL, serves the API, and exits 0 on SIGTERM.
+    @Test func sandboxProcessLifecycle() async throws {
+        let sandbox = try SandboxProcess()
+        #expect(sandbox.baseURL.host == "127.0.0.1")
+        #expect(sandbox.baseURL.path == "/api/v1")
+        let counters = try await countersOf(sandbox)
+        #expect(counters["requests_total"]?.int == 0)
+        #expect(sandbox.stop() == 0)
+    }
+
+    /// The sandbox refuses to listen on a non-loopback address.
+    @Test func sandboxRefusesPublicBind() throws {
+        let result = try ProcessRunner.run("moltbook-sandbox", ["--host", "0.0.0.0", "--port", "0"], timeout: 20)
+        #expect(result.status != 0)
+    }
+
+    private func countersOf(_ sandbox: SandboxProcess) async throws -> JSONValue {
+        var components = URLComponents(url: sandbox.baseURL, resolvingAgainstBaseURL: false)!
+        components.path = "/_sandbox/counters"
+        let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
+        let response = try await transport.send(HTTPRequest(method: .get, url: components.url!))
+        return try JSONValue.parse(response.body)
+    }
+}
