@@ -1,0 +1,29 @@
+import Foundation
+
+/// What the linter checks a recipe against.
+public struct LintOptions: Sendable {
+    /// The server limits (before the recipe's own overrides): `.standard` or `.newAgent`.
+    public var profile: LimitProfile
+    /// The instant the checks start from (the linter never reads the clock).
+    public var from: Date
+    /// How far ahead schedules are simulated, in seconds (queues must last this long).
+    public var horizon: Int
+    /// Items already consumed per queue file (resolved path), if known from state.
+    public var queuePositions: [String: Int]
+
+    public init(profile: LimitProfile = .standard, from: Date, horizon: Int = 7 * 86_400,
+        queuePositions: [String: Int] = [:])
+    {
+        self.profile = profile
+        self.from = from
+        self.horizon = horizon
+        self.queuePositions = queuePositions
+    }
+}
+
+/// Moltbook's size limits, in characters.
+public enum MoltbookSizeLimits {
+    public static let title = 300
+    public static let content = 40_000
+    public static let comment = 10_000
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A validated recipe: one agent, its jobs and their steps. Every part remembers its source position.
+public struct Recipe: Sendable, Equatable {
+    /// The file it was loaded from, as given to the loader.
+    public var file: String
+    /// `name:`, or the file name without extension.
+    public var name: String
+    /// The keychain entry holding the agent's API key.
+    public var agent: Located<String>
+    /// A base URL override (the sandbox), if any.
+    public var baseURL: Located<String>?
+    /// The recipe's zone, the default for schedules and `{{ date }}`.
+    public var timeZone: TimeZone
+    /// Seed for jitter and `{{ random }}`; `seed:` or the recipe name.
+    public var seed: String
+    /// Environment variables templates may read.
+    public var environment: [String]
+    public var limits: LimitOverrides
+    public var jobs: [Job]
+}
+
+/// A named schedule with the steps it runs.
+public struct Job: Sendable, Equatable {
+    public var id: Located<String>
+    public var trigger: Trigger
+    /// Where `schedule:` is written.
+    public var scheduleMark: Mark
+    public var steps: [Step]
+    public var mark: Mark
+}
+
+/// One action of a job.
+public struct Step: Sendable, Equatable {
+    public var action: Action
+    public var mark: Mark
+}
+
+/// What a step does. Every action states a desired end, so running it twice changes nothing the second time.
+public enum Action: Sendable, Equatable {
+    case post(PostAction)
+    case comment(CommentAction)
+    case vote(VoteAction)
+    /// Ensure following these agents.
+    case follow([Located<String>])
+    /// Ensure not following these agents.
+    case unfollow([Located<String>])
+    /// Ensure subscribed to these submolts.
+    case subscribe([Located<String>])
+    /// Ensure not subscribed to these submolts.
+    case unsubscribe([Located<String>])
+
+    /// The action's key in the recipe language.
+    public var keyword: String {
+        switch self {
+        case .post: return "post"
+        case .comment: return "comment"
+        case .vote: return "vote"
+        case .follow: return "follow"
+        case .unfollow: return "unfollow"
+        case .subscribe: return "subscribe"
+        case .unsubscribe: return "unsubscribe"
+        }
+    }
+
+    static let keywords = ["post", "comment", "vote", "follow", "unfollow", "subscribe", "unsubscribe"]
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+extension Template {
+    /// What a template may refer to where it is used.
+    public struct Scope: Sendable {
+        /// Whitelisted environment variable names.
+        public var environment: [String]
+        /// Whether `post.*` fields exist (the step acts on a post).
+        public var hasTarget: Bool
+
+        public init(environment: [String], hasTarget: Bool) {
+            self.environment = environment
+            self.hasTarget = hasTarget
+        }
+    }
+
+    /// Parses `text`, checking every placeholder against `scope`.
+    public static func parse(_ text: String, at mark: Mark, scope: Scope) throws(TemplateError) -> Template {
+        let characters = Array(text)
+        var segments: [Segment] = []
+        var literal = ""
+        var index = 0
+        while index < characters.count {
+            if characters[index] == "{", index + 1 < characters.count, characters[index + 1] == "{" {
+                guard let close = find("}}", in: characters, from: index + 2) else {
+                    throw TemplateError(offset: index, message: "unclosed `{{`", expected: "`}}` to close the placeholder",
+                        suggestion: nil)
+                }
+                if !literal.isEmpty { segments.append(.literal(literal)) }
+                literal = ""
+                let inner = String(characters[(index + 2)..<close])
+                let leading = inner.prefix { $0 == " " }.count
+                segments.append(try expression(inner.trimmingCharacters(in: .whitespaces), offset: index + 2 + leading,
+                    scope: scope))
+                index = close + 2
+            } else {
+                literal.append(characters[index])
+                index += 1
+            }
+        }
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        return Template(source: text, segments: segments, mark: mark)
+    }
+
+    static func find(_ needle: String, in characters: [Character], from start: Int) -> Int? {
+        let pattern = Array(needle)
+        var index = start
+        while index + pattern.count <= characters.count {
+            if Array(characters[index..<(index + pattern.count)]) == pattern { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    static let expressionNames = ["date", "agent", "post.", "env.", "random"]
+
+    static func expression(_ text: String, offset: Int, scope: Scope) throws(TemplateError) -> Segment {
+        let expectedKinds = "date, date: FORMAT, agent, post.FIELD, env.NAME or random: [a, b]"
+        if text == "date" { return .date(format: "yyyy-MM-dd") }
+        if text == "agent" { return .agent }
+        if text.hasPrefix("date:") {
+            let format = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            try checkDateFormat(format, offset: offset)
+            return .date(format: format)
+        }
+        if text.hasPrefix("post.") {
+            let field = String(text.dropFirst(5))
+            guard scope.hasTarget else {
+                throw TemplateError(offset: offset, message: "`{{ \(text) }}` has no post to read here",
+                    expected: "post fields only in a comment step, which acts on a post", suggestion: nil)
+            }
+            guard targetFields.contains(field) else {
+                throw TemplateError(offset: offset + 5, message: "unknown post field `\(field)`",
+                    expected: "one of " + targetFields.joined(separator: ", "),
+                    suggestion: Suggest.closest(to: field, among: targetFields).map { "post." + $0 })
+            }
+            return .target(field: field)
+        }
+        if text.hasPrefix("env.") {
+            let name = String(text.dropFirst(4))
+            guard scope.environment.contains(name) else {
+                throw TemplateError(offset: offset + 4, message: "environment variable `\(name)` is not whitelisted",
+                    expected: "`\(name)` listed under `env:` at the top of the recipe",
+                    suggestion: Suggest.closest(to: name, among: scope.environment).map { "env." + $0 })
+            }
+            return .environment(name: name)
+        }
+        if text.hasPrefix("random:") {
+            let body = text.dropFirst(7).trimmingCharacters(in: .whitespaces)
+            guard body.hasPrefix("["), body.hasSuffix("]"), body.count >= 2 else {
+                throw TemplateError(offset: offset, message: "`random:` needs a list", expected: "random: [a, b, c]",
+                    suggestion: nil)
+            }
+            let choices = body.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard choices.count >= 2, !choices.contains(where: \.isEmpty) else {
+                throw TemplateError(offset: offset, message: "`random:` needs at least two non-empty choices",
+                    expected: "random: [a, b, c]", suggestion: nil)
+            }
+            return .random(choices: choices)
+        }
+        let head = String(text.prefix { $0.isLetter || $0 == "_" })
+        let suggestion = Suggest.closest(to: head, among: ["date", "agent", "post", "env", "random"])
+        throw TemplateError(offset: offset, message: text.isEmpty ? "empty placeholder" : "unknown placeholder `\(text)`",
+            expected: expectedKinds, suggestion: suggestion)
+    }
+
+    static func checkDateFormat(_ format: String, offset: Int) throws(TemplateError) {
+        guard !format.isEmpty else {
+            throw TemplateError(offset: offset, message: "empty date format", expected: "a format such as yyyy-MM-dd",
+                suggestion: nil)
+        }
+        var quoted = false
+        for (index, character) in format.enumerated() {
+            if character == "'" {
+                quoted.toggle()
+                continue
+            }
+            if !quoted, character.isASCII, character.isLetter, !dateLetters.contains(character) {
+                throw TemplateError(offset: offset + 5 + index, message: "`\(character)` is not a date field letter",
+                    expected: "ICU pattern letters (y M d E H h m s a z …); quote literal text as 'text'",
+                    suggestion: nil)
+            }
+        }
+        if quoted {
+            throw TemplateError(offset: offset, message: "unclosed quote in date format", expected: "'text' quoted in pairs",
+                suggestion: nil)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// A title or content with `{{ … }}` placeholders, parsed and checked when the recipe loads.
+///
+/// Placeholders: `{{ date }}` / `{{ date: EEEE d MMMM }}` (recipe zone), `{{ agent }}`, `{{ post.title }}` and the
+/// other target fields (steps that act on a post), `{{ env.NAME }}` (names listed under `env:`), and
+/// `{{ random: [a, b, c] }}` (seeded per occurrence).
+public struct Template: Sendable, Equatable {
+    public enum Segment: Sendable, Equatable {
+        case literal(String)
+        case date(format: String)
+        case agent
+        case target(field: String)
+        case environment(name: String)
+        case random(choices: [String])
+    }
+
+    /// The text as written.
+    public var source: String
+    public var segments: [Segment]
+    public var mark: Mark
+
+    /// The fields of a target post a template may read.
+    public static let targetFields = ["id", "title", "author", "submolt", "url", "score"]
+    /// ICU date-pattern letters accepted in `{{ date: … }}`.
+    static let dateLetters = Set("GyYuMLdDEecaHhKkmsSzZXxQw")
+
+    /// The length of the literal text alone: a lower bound on the rendered length.
+    public var literalLength: Int {
+        segments.reduce(0) { total, segment in
+            if case .literal(let text) = segment { return total + text.count }
+            return total
+        }
+    }
+
+    /// True if there are no placeholders.
+    public var isLiteral: Bool { segments.allSatisfy { if case .literal = $0 { return true } else { return false } } }
+}
+
+/// Why a template was refused; `offset` is the character offset within the template text.
+public struct TemplateError: Error, Sendable, Equatable {
+    public var offset: Int
+    public var message: String
+    public var expected: String?
+    public var suggestion: String?
+}
