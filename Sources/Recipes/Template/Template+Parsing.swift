@@ -59,8 +59,9 @@ extension Template {
         if text == "date" { return .date(format: "yyyy-MM-dd") }
         if text == "agent" { return .agent }
         if text.hasPrefix("date:") {
-            let format = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
-            try checkDateFormat(format, offset: offset)
+            let afterColon = text.dropFirst(5)
+            let format = afterColon.trimmingCharacters(in: .whitespaces)
+            try checkDateFormat(format, offset: offset + 5 + afterColon.prefix { $0 == " " }.count)
             return .date(format: format)
         }
         if text.hasPrefix("post.") {
@@ -117,7 +118,7 @@ extension Template {
                 continue
             }
             if !quoted, character.isASCII, character.isLetter, !dateLetters.contains(character) {
-                throw TemplateError(offset: offset + 5 + index, message: "`\(character)` is not a date field letter",
+                throw TemplateError(offset: offset + index, message: "`\(character)` is not a date field letter",
                     expected: "ICU pattern letters (y M d E H h m s a z …); quote literal text as 'text'",
                     suggestion: nil)
             }
