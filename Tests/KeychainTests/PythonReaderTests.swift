@@ -1,0 +1,110 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+@testable import Keychain
+
+/// scripts/keychain-reader.py is a second implementation written only from
+/// docs/keychain-format.md. These tests run when python3 with `cryptography` is installed.
+@Suite(.enabled(if: PythonReader.available, "needs python3 with the cryptography package"))
+struct PythonReaderTests {
+    /// The Python reader decodes both frozen vectors to the entries in vectors.json.
+    @Test func decodesVectors() throws {
+        let vectors = try FixtureVectorTests.vectors()
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        for vector in vectors.vectors {
+            let path = try FixtureVectorTests.privateCopy(vector.file, in: dir)
+            let result = try PythonReader.run(["read", path], passphrase: vectors.passphrase)
+            #expect(result.status == 0, "\(result.stderr)")
+            let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(decoded?["generation"] as? Int == Int(vector.generation))
+            #expect(decoded?["cipher"] as? String == vector.cipher)
+            let entries = decoded?["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["name"] as? String } == vector.entries.map(\.name))
+            for (got, expected) in zip(entries, vector.entries) {
+                #expect(got["key_fingerprint"] as? String == APIKey(expected.apiKey).fingerprint)
+                #expect(got["claim_status"] as? String == expected.claimStatus)
+                #expect(got["agent_id"] as? String == expected.agentID)
+                #expect(got["updated_at"] as? String == expected.updatedAt)
+            }
+            #expect(!result.stdout.contains("moltbook_sk"))
+        }
+    }
+
+    /// The Python reader reports a wrong passphrase with the one error and exit status 1.
+    @Test func wrongPassphrase() throws {
+        let vectors = try FixtureVectorTests.vectors()
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        let path = try FixtureVectorTests.privateCopy(vectors.vectors[0].file, in: dir)
+        let result = try PythonReader.run(["read", path], passphrase: "not it")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot open keychain: wrong passphrase or the file was modified"))
+    }
+
+    /// Adds from two Python processes and from this process, all at once, all land: the
+    /// lock on `<file>.lock` is honoured across processes (and Swift reads what Python wrote).
+    @Test func concurrentAddsFromProcessesAllLand() async throws {
+        let (dir, store) = try Support.newStore()
+        defer { dir.remove() }
+        let keyFile = dir.file("key-input").path
+        try Data("moltbook_sk_FIXTUREPYTHON000000\n".utf8).write(to: URL(fileURLWithPath: keyFile))
+        try Support.chmod(keyFile, 0o600)
+        let perProcess = 5
+        let script = PythonReader.script.path
+        let loops = (0..<2).map { worker in
+            "for i in $(seq 1 \(perProcess)); do python3 '\(script)' add '\(store.path)' py\(worker)-$i < '\(keyFile)' "
+                + "|| exit 1; done"
+        }
+        let passphrase = String(decoding: Support.passphrase.bytes, as: UTF8.self)
+        let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
+        for index in 0..<perProcess {
+            try store.add(name: "swift-\(index)", key: Support.fakeKey("S"), now: Support.t0)
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let contents = try store.read()
+        #expect(contents.entries.count == 3 * perProcess)
+        #expect(contents.generation == UInt64(1 + 3 * perProcess))
+        #expect(contents.entry(named: "py1-\(perProcess)")?.keyFingerprint == APIKey("moltbook_sk_FIXTUREPYTHON000000").fingerprint)
+    }
+}
+
+/// Runs scripts/keychain-reader.py. The passphrase goes through the environment, never argv.
+enum PythonReader {
+    static let script = Fixtures.packageRoot.appendingPathComponent("scripts/keychain-reader.py")
+
+    static let available: Bool = {
+        guard let process = try? start(["python3", "-c", "import cryptography"], passphrase: "") else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    static func start(_ arguments: [String], passphrase: String, output: Pipe? = nil, errors: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MOLTIPASS_PASSPHRASE": passphrase,
+        ]
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    static func run(_ arguments: [String], passphrase: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let out = Pipe()
+        let err = Pipe()
+        let process = try start(["python3", script.path] + arguments, passphrase: passphrase, output: out, errors: err)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
