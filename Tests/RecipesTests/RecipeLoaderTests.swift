@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import Recipes
+
+/// Decoding behaviour beyond single fixtures: several errors at once, JSON output, the decoded model, rendering.
+struct RecipeLoaderTests {
+    func load(_ text: String, files: [String: String] = [:]) -> Result<Recipe, Diagnostics> {
+        RecipeLoader.load(bytes: Array(text.utf8), file: "/r/test.yaml") { path in files[path].map { Array($0.utf8) } }
+    }
+
+    /// One pass reports every independent mistake.
+    @Test func severalErrorsInOnePass() throws {
+        let text = """
+            agnet: a
+            time_zone: Mars/Olympus
+            jobs:
+              - id: j
+                schedule: { cron: "61 * * * *" }
+                steps:
+                  - upvote: x
+            """
+        guard case .failure(let diagnostics) = load(text) else {
+            Issue.record("loaded")
+            return
+        }
+        let positions = diagnostics.items.map { "\($0.line):\($0.column)" }
+        #expect(positions == ["1:1", "1:1", "2:12", "5:24", "7:9"])
+        #expect(diagnostics.description.contains("/r/test.yaml:1:1: error: unknown key `agnet` in the recipe"))
+        #expect(diagnostics.description.contains("(did you mean `agent`?)"))
+    }
+
+    /// Diagnostics encode as a JSON array with stable keys.
+    @Test func json() throws {
+        guard case .failure(let diagnostics) = load("agent: a\njobs: []\n") else {
+            Issue.record("loaded")
+            return
+        }
+        let decoded = try JSONDecoder().decode([Diagnostic].self, from: diagnostics.jsonData())
+        #expect(decoded == diagnostics.items)
+        let object = try JSONSerialization.jsonObject(with: diagnostics.jsonData()) as? [[String: Any]]
+        #expect(object?.first?["file"] as? String == "/r/test.yaml")
+        #expect(object?.first?["code"] as? String == "value")
+        #expect(object?.first?["line"] as? Int == 2)
+    }
+
+    /// A full recipe decodes into the model, with positions and a queue read relative to the recipe.
+    @Test func decodesModel() throws {
+        let text = """
+            agent: bot
+            time_zone: Europe/Berlin
+            env: [TAG]
+            limits: { post_interval: 1h, i_know_the_server_limits: false }
+            jobs:
+              - id: daily
+                schedule:
+                  cron: "0 9 * * MON-FRI"
+                  randomized_delay: 5m
+                  active_hours: "08:00-18:00"
+                  missed: { catch_up: 2 }
+                steps:
+                  - post: { submolt: general, queue: q.yaml }
+                  - vote: { ensure: downvoted, post: p1 }
+                  - comment: { post: p1, reply_to: c1, content: "hi {{ post.author }} {{ env.TAG }}" }
+            """
+        let recipe = try load(text, files: ["/r/q.yaml": "- title: one\n- title: two\n  url: https://x.example\n"]).get()
+        #expect(recipe.agent == Located("bot", at: Mark(line: 1, column: 8)))
+        #expect(recipe.name == "test")
+        #expect(recipe.limits.postInterval?.value == 3600)
+        let job = try #require(recipe.jobs.first)
+        #expect(job.trigger.randomizedDelay == 300)
+        #expect(job.trigger.missed == .catchUp(max: 2))
+        #expect(job.trigger.timeZone.identifier == "Europe/Berlin")
+        guard case .post(let post) = job.steps[0].action, case .queue(let queue) = post.body else {
+            Issue.record("not a queue post")
+            return
+        }
+        #expect(queue.items.count == 2)
+        #expect(queue.resolvedPath == "/r/q.yaml")
+        #expect(job.steps[1].action == .vote(VoteAction(ensure: .downvoted, target: .post(Located("p1", at: Mark(line: 14, column: 42))), maxPerDay: nil)))
+        #expect(LimitProfile.standard.applying(recipe.limits).postInterval == 3600)
+    }
+
+    /// Templates render in the recipe zone; random choices are stable per seed.
+    @Test func rendering() throws {
+        let scope = Template.Scope(environment: ["TAG"], hasTarget: true)
+        let template = try Template.parse("{{ agent }} {{ date: yyyy-MM-dd HH:mm }} {{ post.title }} {{ env.TAG }}!",
+            at: .start, scope: scope)
+        let context = TemplateContext(date: instant("2026-03-29T01:30:00Z"), timeZone: zone("Europe/Berlin"), agent: "bot",
+            target: ["title": "Hello"], environment: ["TAG": "v1", "SECRET": "no"], seed: "s")
+        #expect(template.render(context) == "bot 2026-03-29 03:30 Hello v1!")
+        let random = try Template.parse("{{ random: [a, b, c] }}", at: .start, scope: scope)
+        let picks = (0..<20).map { random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)")) }
+        #expect(Set(picks).count > 1)
+        #expect(picks == (0..<20).map { random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)")) })
+    }
+
+    /// Loosening a limit is allowed only with the explicit flag.
+    @Test func loosenWithFlag() throws {
+        let base = "jobs:\n  - id: j\n    schedule: { every: 1h }\n    steps: [{ subscribe: x }]\nagent: a\n"
+        #expect(throws: Diagnostics.self) { try load("limits: { post_interval: 5m }\n" + base).get() }
+        let recipe = try load("limits: { post_interval: 5m, i_know_the_server_limits: true }\n" + base).get()
+        #expect(LimitProfile.standard.applying(recipe.limits).postInterval == 300)
+    }
+
+    /// A huge file is refused by size before it is read.
+    @Test func hugeFileRefusedBySize() throws {
+        let text = "agent: a\n" + String(repeating: "# padding\n", count: 120_000)
+        guard case .failure(let diagnostics) = load(text) else {
+            Issue.record("loaded")
+            return
+        }
+        #expect(diagnostics.items.map(\.message) == ["document is 1200009 bytes, over the limit of 1048576 bytes (max document size)"])
+    }
+
+    /// The fuzz entry point survives hostile and random inputs.
+    @Test func fuzzEntryPoint() {
+        var inputs: [[UInt8]] = [[], [0xFF, 0xFE], Array("a: &a [*a]".utf8), Array(String(repeating: "[", count: 5000).utf8),
+            Array("agent: a\njobs: [{id: j, schedule: {cron: '* * * * *'}, steps: [{subscribe: x}]}]".utf8)]
+        var state: UInt64 = 42
+        for _ in 0..<200 {
+            var bytes: [UInt8] = []
+            for _ in 0..<64 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append(Array("agent:jobs- {}[]*&!:#\"'\n schedule cron every at steps post".utf8)[Int(state >> 58) % 58])
+            }
+            inputs.append(bytes)
+        }
+        for input in inputs {
+            let count = input.withUnsafeBytes { RecipeFuzzing.parse(bytes: $0) }
+            #expect(count >= 0)
+        }
+    }
+}
