@@ -144,8 +144,8 @@ final class CurlTransfer: @unchecked Sendable {
     static func parseHeaders(_ data: Data) -> HTTPHeaders {
         let text = String(decoding: data, as: UTF8.self)
         var current = HTTPHeaders()
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // "\r\n" is a single Character in Swift, so split on newline characters, not on "\n".
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             if line.hasPrefix("HTTP/") {
                 current = HTTPHeaders()
                 continue
