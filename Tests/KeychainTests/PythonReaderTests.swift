@@ -60,16 +60,23 @@ struct PythonReaderTests {
         }
         let passphrase = String(decoding: Support.passphrase.bytes, as: UTF8.self)
         let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
-        for index in 0..<perProcess {
-            try store.add(name: "swift-\(index)", key: Support.fakeKey("S"), now: Support.t0)
+        // Hold each Swift write open for 40 ms inside its critical section, and keep writing
+        // while the Python processes run: without the lock, their adds would be overwritten.
+        let slow = KeychainStore(
+            path: store.path, passphrase: { Support.passphrase },
+            writeHook: { if $0 == .tempWritten { usleep(40_000) } })
+        var swiftAdds = 0
+        while processes.contains(where: \.isRunning) || swiftAdds < 3 {
+            try slow.add(name: "swift-\(swiftAdds)", key: Support.fakeKey("S"), now: Support.t0)
+            swiftAdds += 1
         }
         for process in processes {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
         let contents = try store.read()
-        #expect(contents.entries.count == 3 * perProcess)
-        #expect(contents.generation == UInt64(1 + 3 * perProcess))
+        #expect(contents.entries.count == 2 * perProcess + swiftAdds)
+        #expect(contents.generation == UInt64(1 + 2 * perProcess + swiftAdds))
         #expect(contents.entry(named: "py1-\(perProcess)")?.keyFingerprint == APIKey("moltbook_sk_FIXTUREPYTHON000000").fingerprint)
     }
 }
