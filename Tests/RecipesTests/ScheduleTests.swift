@@ -168,6 +168,9 @@ struct TriggerTests {
         #expect(day.next(after: instant("2026-01-01T10:30:00Z")) == instant("2026-01-01T11:00:00Z"))
         let night = Trigger(schedule: hourly, timeZone: zone("UTC"), activeHours: ActiveHours.parse("22:00-02:00"))
         #expect(night.next(after: instant("2026-01-01T01:30:00Z")) == instant("2026-01-01T22:00:00Z"))
+        let never = Trigger(schedule: .cron(try CronExpression.parse("0 3 * * *")), timeZone: zone("UTC"),
+            activeHours: ActiveHours.parse("09:00-17:00"))
+        #expect(never.next(after: instant("2026-01-01T00:00:00Z")) == nil)
         #expect(ActiveHours.parse("09:00-09:00") == nil)
         #expect(ActiveHours.parse("9-17") == nil)
         #expect(ActiveHours.parse("08:00-24:00")?.minutesPerDay == 960)

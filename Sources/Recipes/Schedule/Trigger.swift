@@ -19,14 +19,16 @@ public struct Trigger: Sendable, Equatable {
         self.missed = missed
     }
 
-    /// Occurrences examined per `next` call before giving up (occurrences outside active hours are skipped).
+    /// Occurrences examined per `next` call before giving up (occurrences outside active hours are skipped);
+    /// the search also stops ten years ahead.
     public static let searchLimit = 100_000
 
     /// The next nominal occurrence strictly after `after` inside the active hours; nil if none (bounded search).
     public func next(after: Date) -> Date? {
         var cursor = after
+        let giveUp = after.addingTimeInterval(10 * 366 * 86_400)
         for _ in 0..<Self.searchLimit {
-            guard let candidate = schedule.next(after: cursor, in: timeZone) else { return nil }
+            guard let candidate = schedule.next(after: cursor, in: timeZone), candidate <= giveUp else { return nil }
             guard let window = activeHours else { return candidate }
             let wall = CivilTime.wallSeconds(of: candidate, in: timeZone)
             let minute = (wall - CivilTime.floorDiv(wall, 86_400) * 86_400) / 60
