@@ -29,24 +29,30 @@ enum AtomicWriter {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let suffix = KeychainCodec.randomBytes(6).map { String(format: "%02x", $0) }.joined()
-        let tempPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(suffix)").path
+        let tempPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(suffix)")
+            .path
 
-        let previous = umask(0o077)
-        let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        umask(previous)
-        guard fd >= 0 else { throw KeychainError.io(path: tempPath, operation: "creating", errno: errno) }
+        let (fd, openError) = SecureFile.withPrivateUmask {
+            let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            return (fd, errno)
+        }
+        guard fd >= 0 else { throw KeychainError.io(path: tempPath, operation: "creating", errno: openError) }
         var renamed = false
         defer { if !renamed { unlink(tempPath) } }
         do {
             defer { close(fd) }
-            guard fchmod(fd, 0o600) == 0 else { throw KeychainError.io(path: tempPath, operation: "chmod", errno: errno) }
+            guard fchmod(fd, 0o600) == 0 else {
+                throw KeychainError.io(path: tempPath, operation: "chmod", errno: errno)
+            }
             try writeAll(fd, data, path: tempPath)
             try hook?(.tempWritten)
             guard fsync(fd) == 0 else { throw KeychainError.io(path: tempPath, operation: "fsync", errno: errno) }
             try hook?(.tempSynced)
         }
         try hook?(.beforeRename)
-        guard rename(tempPath, path) == 0 else { throw KeychainError.io(path: path, operation: "renaming onto", errno: errno) }
+        guard rename(tempPath, path) == 0 else {
+            throw KeychainError.io(path: path, operation: "renaming onto", errno: errno)
+        }
         renamed = true
         try hook?(.renamed)
         try syncDirectory(directory)

@@ -18,10 +18,11 @@ final class FileLock {
 
     /// Opens (creating 0600 if needed) and locks `path`, waiting for other holders.
     init(path: String) throws {
-        let previous = umask(0o077)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        umask(previous)
-        guard fd >= 0 else { throw KeychainError.io(path: path, operation: "opening lock file", errno: errno) }
+        let (fd, openError) = SecureFile.withPrivateUmask {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            return (fd, errno)
+        }
+        guard fd >= 0 else { throw KeychainError.io(path: path, operation: "opening lock file", errno: openError) }
         while flock(fd, LOCK_EX) != 0 {
             let code = errno
             if code == EINTR { continue }

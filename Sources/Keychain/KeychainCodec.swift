@@ -23,7 +23,8 @@ enum KeychainCodec {
     static func seal(_ entries: [StoredEntry], header: KeychainHeader, key: SymmetricKey) throws -> Data {
         let associatedData = header.encoded
         let plaintext = try StoredPayload.encode(entries)
-        return associatedData + (try header.cipher.seal(plaintext, key: key, nonce: header.nonce, associatedData: associatedData))
+        return associatedData
+            + (try header.cipher.seal(plaintext, key: key, nonce: header.nonce, associatedData: associatedData))
     }
 
     /// Parses and decrypts `file`. `key` is asked for the file key once the header has
@@ -33,7 +34,9 @@ enum KeychainCodec {
     ) throws -> (KeychainHeader, [StoredEntry]) {
         let (header, length) = try KeychainHeader.parse(file, path: path)
         let sealed = file.dropFirst(length)
-        guard sealed.count >= KeychainCipher.tagLength else { throw KeychainError.wrongPassphraseOrModified(path: path) }
+        guard sealed.count >= KeychainCipher.tagLength else {
+            throw KeychainError.wrongPassphraseOrModified(path: path)
+        }
         let associatedData = Data(file.prefix(length))
         guard
             let plaintext = header.cipher.open(

@@ -24,6 +24,8 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidKDFParameters(detail: String)
     /// No file at the path.
     case fileNotFound(path: String)
+    /// The passphrase file named by the flag or `MOLTIPASS_PASSPHRASE_FILE` does not exist.
+    case missingPassphraseFile(path: String)
     /// `create` was asked to create a file that already exists.
     case alreadyExists(path: String)
     /// The path is a directory, device, socket or FIFO.
@@ -75,6 +77,8 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid scrypt parameters: \(detail)"
         case .fileNotFound(let path):
             return "no keychain at \(path); create one with `moltipass keys init`"
+        case .missingPassphraseFile(let path):
+            return "the passphrase file \(path) does not exist"
         case .alreadyExists(let path):
             return "a keychain already exists at \(path)"
         case .notARegularFile(let path):

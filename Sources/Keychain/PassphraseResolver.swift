@@ -28,7 +28,8 @@ public struct PassphraseResolver: Sendable {
 
     /// The source that would be used.
     public func source() throws -> PassphraseSource {
-        try PassphraseSource.select(passphraseFile: passphraseFile, environment: environment, isInteractive: isInteractive)
+        try PassphraseSource.select(
+            passphraseFile: passphraseFile, environment: environment, isInteractive: isInteractive)
     }
 
     /// The passphrase to unlock an existing file.

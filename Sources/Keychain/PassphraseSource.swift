@@ -39,7 +39,12 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
         let passphrase: Passphrase
         switch self {
         case .file(let path), .environmentFile(let path):
-            var bytes = [UInt8](try SecureFile.read(path, limit: Self.maximumFileSize, what: "passphrase file"))
+            var bytes: [UInt8]
+            do {
+                bytes = [UInt8](try SecureFile.read(path, limit: Self.maximumFileSize, what: "passphrase file"))
+            } catch KeychainError.fileNotFound {
+                throw KeychainError.missingPassphraseFile(path: path)
+            }
             if bytes.last == 0x0A {
                 bytes.removeLast()
                 if bytes.last == 0x0D { bytes.removeLast() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -54,6 +55,19 @@ enum SecureFile {
         if parent != directory { try makeDirectories(parent) }
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
             throw KeychainError.io(path: directory, operation: "creating directory", errno: errno)
+        }
+    }
+
+    /// Serialises umask changes: umask is per process, and two threads saving and restoring
+    /// it out of order would leave 077 in place for the rest of the process.
+    private static let umaskLock = Mutex(())
+
+    /// Runs `body` (a file creation) with umask 077, restoring the previous umask after.
+    static func withPrivateUmask<T>(_ body: () -> T) -> T {
+        umaskLock.withLock { _ in
+            let previous = umask(0o077)
+            defer { umask(previous) }
+            return body()
         }
     }
 

@@ -80,7 +80,9 @@ struct StoredPayload: Codable {
                 throw KeychainError.corruptEntries(path: path, detail: "invalid or duplicate entry name")
             }
             let key = APIKey(item.apiKey)
-            guard key.isUsable else { throw KeychainError.corruptEntries(path: path, detail: "unusable key in \(item.name)") }
+            guard key.isUsable else {
+                throw KeychainError.corruptEntries(path: path, detail: "unusable key in \(item.name)")
+            }
             guard let created = parseTimestamp(item.createdAt), let updated = parseTimestamp(item.updatedAt) else {
                 throw KeychainError.corruptEntries(path: path, detail: "bad timestamp in \(item.name)")
             }

@@ -25,7 +25,9 @@ public enum TerminalPrompt {
     /// Writes `message` to the terminal, reads one line with echo off, restores the terminal.
     public static func readSecret(_ message: String) throws -> String {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw KeychainError.promptFailed(reason: "no terminal (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw KeychainError.promptFailed(reason: "no terminal (\(String(cString: strerror(errno))))")
+        }
         defer { close(fd) }
         var original = termios()
         guard tcgetattr(fd, &original) == 0 else { throw KeychainError.promptFailed(reason: "not a terminal") }
@@ -33,7 +35,9 @@ public enum TerminalPrompt {
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ICANON)
         write(fd, message)
-        guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { throw KeychainError.promptFailed(reason: "cannot turn echo off") }
+        guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else {
+            throw KeychainError.promptFailed(reason: "cannot turn echo off")
+        }
         defer {
             _ = tcsetattr(fd, TCSAFLUSH, &original)
             write(fd, "\n")

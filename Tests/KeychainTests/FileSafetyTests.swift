@@ -50,8 +50,9 @@ import Testing
         bytes.append(Data(count: KeychainStore.maximumFileSize))
         try bytes.write(to: URL(fileURLWithPath: store.path))
         try Support.chmod(store.path, 0o600)
-        #expect(Support.keychainError { _ = try store.read() }
-            == .fileTooLarge(path: store.path, size: bytes.count, limit: KeychainStore.maximumFileSize))
+        #expect(
+            Support.keychainError { _ = try store.read() }
+                == .fileTooLarge(path: store.path, size: bytes.count, limit: KeychainStore.maximumFileSize))
     }
 
     /// A directory or a missing file is reported as such.

@@ -126,9 +126,10 @@ struct FixtureVectorWriter {
         let passphrase = Passphrase("moltipass fixture passphrase (not a secret)")
         let directory = Fixtures.directory.appendingPathComponent("keychain")
         let scrypt = ScryptParameters(log2N: 10, r: 8, p: 1)
-        for (file, cipher) in [("vector-chacha20poly1305.moltipass", KeychainCipher.chaCha20Poly1305),
-            ("vector-aes256gcm.moltipass", .aes256GCM)]
-        {
+        for (file, cipher) in [
+            ("vector-chacha20poly1305.moltipass", KeychainCipher.chaCha20Poly1305),
+            ("vector-aes256gcm.moltipass", .aes256GCM),
+        ] {
             let path = directory.appendingPathComponent(file).path
             try? FileManager.default.removeItem(atPath: path)
             let store = try KeychainStore.create(at: path, passphrase: passphrase, scrypt: scrypt, cipher: cipher)
@@ -141,7 +142,8 @@ struct FixtureVectorWriter {
                 now: Support.t0)
             try store.add(
                 name: "tide-bot", key: APIKey("moltbook_sk_FIXTURE0tidebot0not0a0real0key"),
-                metadata: .init(agentID: "7d4c2f0e-0000-4000-8000-000000000002", baseURL: "http://127.0.0.1:8080/api/v1"),
+                metadata: .init(
+                    agentID: "7d4c2f0e-0000-4000-8000-000000000002", baseURL: "http://127.0.0.1:8080/api/v1"),
                 now: Support.t0)
             try store.updateMetadata(name: "reef_scout", now: Support.t1) { $0.claimStatus = .claimed }
             try FileManager.default.removeItem(atPath: path + ".lock")

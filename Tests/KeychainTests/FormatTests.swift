@@ -54,7 +54,9 @@ import Testing
         let (dir, store) = try Support.newStore()
         defer { dir.remove() }
         try store.add(name: "alice", key: Support.fakeKey("A"), now: Support.t0)
-        let error = Support.keychainError { _ = try KeychainStore(path: store.path, passphrase: Passphrase("nope")).read() }
+        let error = Support.keychainError {
+            _ = try KeychainStore(path: store.path, passphrase: Passphrase("nope")).read()
+        }
         #expect(error == .wrongPassphraseOrModified(path: store.path))
         #expect(error?.description.hasPrefix("cannot open keychain: wrong passphrase or the file was modified") == true)
     }

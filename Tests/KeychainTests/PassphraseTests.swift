@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import MoltipassTesting
+import Synchronization
 import Testing
 
 @testable import Keychain
@@ -14,16 +14,20 @@ import Testing
     /// Sources are tried in order: flag, MOLTIPASS_PASSPHRASE_FILE, MOLTIPASS_PASSPHRASE, terminal.
     @Test func order() throws {
         let both = ["MOLTIPASS_PASSPHRASE_FILE": "/env/file", "MOLTIPASS_PASSPHRASE": "v"]
-        #expect(try PassphraseSource.select(passphraseFile: "/flag", environment: both, isInteractive: true)
-            == .file(path: "/flag"))
-        #expect(try PassphraseSource.select(passphraseFile: nil, environment: both, isInteractive: true)
-            == .environmentFile(path: "/env/file"))
-        #expect(try PassphraseSource.select(
-            passphraseFile: nil, environment: ["MOLTIPASS_PASSPHRASE": "v"], isInteractive: true) == .environment)
+        #expect(
+            try PassphraseSource.select(passphraseFile: "/flag", environment: both, isInteractive: true)
+                == .file(path: "/flag"))
+        #expect(
+            try PassphraseSource.select(passphraseFile: nil, environment: both, isInteractive: true)
+                == .environmentFile(path: "/env/file"))
+        #expect(
+            try PassphraseSource.select(
+                passphraseFile: nil, environment: ["MOLTIPASS_PASSPHRASE": "v"], isInteractive: true) == .environment)
         #expect(try PassphraseSource.select(passphraseFile: nil, environment: [:], isInteractive: true) == .prompt)
-        #expect(try PassphraseSource.select(
-            passphraseFile: "", environment: ["MOLTIPASS_PASSPHRASE_FILE": "", "MOLTIPASS_PASSPHRASE": ""],
-            isInteractive: true) == .prompt)
+        #expect(
+            try PassphraseSource.select(
+                passphraseFile: "", environment: ["MOLTIPASS_PASSPHRASE_FILE": "", "MOLTIPASS_PASSPHRASE": ""],
+                isInteractive: true) == .prompt)
     }
 
     /// Without a terminal and without any source, resolution fails at once and never prompts.
@@ -76,6 +80,14 @@ import Testing
         #expect(error?.description.contains("secret-pass") == false)
     }
 
+    /// A missing passphrase file is named as a passphrase file, not as a keychain.
+    @Test func missingFile() throws {
+        let resolver = PassphraseResolver(
+            environment: ["MOLTIPASS_PASSPHRASE_FILE": "/nonexistent/moltipass-pass"], isInteractive: false)
+        let error = Support.keychainError { _ = try resolver.passphrase() }
+        #expect(error == .missingPassphraseFile(path: "/nonexistent/moltipass-pass"))
+    }
+
     /// An empty passphrase file, or one holding only a newline, is an error.
     @Test(arguments: ["", "\n"])
     func emptyFileRefused(contents: String) throws {
@@ -85,8 +97,9 @@ import Testing
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
         try Support.chmod(path, 0o600)
         let resolver = PassphraseResolver(passphraseFile: path, environment: [:], isInteractive: false)
-        #expect(Support.keychainError { _ = try resolver.passphrase() }
-            == .emptyPassphrase(source: "--passphrase-file \(path)"))
+        #expect(
+            Support.keychainError { _ = try resolver.passphrase() }
+                == .emptyPassphrase(source: "--passphrase-file \(path)"))
     }
 
     /// On a terminal, the prompt is used; a new passphrase must be typed twice the same.

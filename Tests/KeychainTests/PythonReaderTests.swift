@@ -77,7 +77,9 @@ struct PythonReaderTests {
         let contents = try store.read()
         #expect(contents.entries.count == 2 * perProcess + swiftAdds)
         #expect(contents.generation == UInt64(1 + 2 * perProcess + swiftAdds))
-        #expect(contents.entry(named: "py1-\(perProcess)")?.keyFingerprint == APIKey("moltbook_sk_FIXTUREPYTHON000000").fingerprint)
+        #expect(
+            contents.entry(named: "py1-\(perProcess)")?.keyFingerprint
+                == APIKey("moltbook_sk_FIXTUREPYTHON000000").fingerprint)
     }
 }
 
@@ -91,7 +93,9 @@ enum PythonReader {
         return process.terminationStatus == 0
     }()
 
-    static func start(_ arguments: [String], passphrase: String, output: Pipe? = nil, errors: Pipe? = nil) throws -> Process {
+    static func start(_ arguments: [String], passphrase: String, output: Pipe? = nil, errors: Pipe? = nil) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -105,13 +109,16 @@ enum PythonReader {
         return process
     }
 
-    static func run(_ arguments: [String], passphrase: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], passphrase: String) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         let out = Pipe()
         let err = Pipe()
         let process = try start(["python3", script.path] + arguments, passphrase: passphrase, output: out, errors: err)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

@@ -56,8 +56,12 @@ import Testing
         try store.add(name: "alice", key: Support.fakeKey("A"), now: Support.t0)
         try store.add(name: "bob", key: Support.fakeKey("B"), now: Support.t0)
         #expect(try store.remove(name: "alice").entries.map(\.name) == ["bob"])
-        #expect(Support.keychainError { try store.remove(name: "alice") } == .entryNotFound(name: "alice", path: store.path))
-        #expect(Support.keychainError { _ = try store.key(for: "alice") } == .entryNotFound(name: "alice", path: store.path))
+        #expect(
+            Support.keychainError { try store.remove(name: "alice") } == .entryNotFound(name: "alice", path: store.path)
+        )
+        #expect(
+            Support.keychainError { _ = try store.key(for: "alice") } == .entryNotFound(name: "alice", path: store.path)
+        )
     }
 
     /// Metadata updates change the metadata and `updatedAt`, not the key.
@@ -114,8 +118,9 @@ import Testing
     func invalidNames(name: String) throws {
         let (dir, store) = try Support.newStore()
         defer { dir.remove() }
-        #expect(Support.keychainError { try store.add(name: name, key: Support.fakeKey("A"), now: Support.t0) }
-            == .invalidEntryName(name: name))
+        #expect(
+            Support.keychainError { try store.add(name: name, key: Support.fakeKey("A"), now: Support.t0) }
+                == .invalidEntryName(name: name))
         #expect(try store.read().generation == 1)
     }
 
@@ -134,14 +139,16 @@ import Testing
     @Test func createRules() throws {
         let (dir, store) = try Support.newStore()
         defer { dir.remove() }
-        #expect(Support.keychainError { try KeychainStore.create(at: store.path, passphrase: Support.passphrase) }
-            == .alreadyExists(path: store.path))
+        #expect(
+            Support.keychainError { try KeychainStore.create(at: store.path, passphrase: Support.passphrase) }
+                == .alreadyExists(path: store.path))
         let nested = dir.file("a/b/keys").path
         try KeychainStore.create(at: nested, passphrase: Support.passphrase, scrypt: .insecureTestOnly)
         #expect(try Support.mode(dir.file("a/b").path) == 0o700)
-        #expect(Support.keychainError {
-            try KeychainStore.create(at: dir.file("c").path, passphrase: Passphrase(""), scrypt: .insecureTestOnly)
-        } == .emptyPassphrase(source: "the caller"))
+        #expect(
+            Support.keychainError {
+                try KeychainStore.create(at: dir.file("c").path, passphrase: Passphrase(""), scrypt: .insecureTestOnly)
+            } == .emptyPassphrase(source: "the caller"))
     }
 
     /// Descriptions of keys, passphrases, entries, contents and every error case never
