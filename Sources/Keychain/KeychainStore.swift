@@ -37,6 +37,11 @@ public final class KeychainStore: Sendable {
         self.init(path: path, passphrase: passphrase, writeHook: nil)
     }
 
+    /// A store unlocked through `resolver` on first use: the CLI and engine form.
+    public convenience init(path: String, resolver: PassphraseResolver) {
+        self.init(path: path, passphrase: { try resolver.passphrase() }, writeHook: nil)
+    }
+
     init(path: String, passphrase: @escaping @Sendable () throws -> Passphrase, writeHook: AtomicWriter.Hook?) {
         self.path = path
         self.passphraseSource = passphrase
