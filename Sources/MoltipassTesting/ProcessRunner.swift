@@ -29,10 +29,21 @@ public enum ProcessRunner {
     }
 
     /// Runs `name` with `arguments`, an environment (merged over a minimal one) and optional
-    /// stdin, waiting at most `timeout` seconds (then it is killed and the result says so).
+    /// stdin, waiting at most `timeout` seconds (then it is killed). The wait happens off the
+    /// cooperative pool.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
         currentDirectory: URL? = nil, timeout: TimeInterval = 60
+    ) async throws -> Result {
+        try await offloaded {
+            try runBlocking(name, arguments, environment: environment, stdin: stdin,
+                            currentDirectory: currentDirectory, timeout: timeout)
+        }
+    }
+
+    static func runBlocking(
+        _ name: String, _ arguments: [String], environment: [String: String], stdin: Data?,
+        currentDirectory: URL?, timeout: TimeInterval
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable(name)
@@ -85,5 +96,33 @@ final class OutputCollector: @unchecked Sendable {
     func finish() -> (String, String) {
         group.wait()
         return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+}
+
+extension ProcessRunner {
+    /// Runs a system program (absolute path) and captures its output, off the cooperative pool.
+    public static func runSystem(_ path: String, _ arguments: [String], timeout: TimeInterval = 60) async throws
+        -> Result
+    {
+        try await offloaded { try runSystemBlocking(path, arguments, timeout: timeout) }
+    }
+
+    static func runSystemBlocking(_ path: String, _ arguments: [String], timeout: TimeInterval) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collector = OutputCollector(out: out.fileHandleForReading, err: err.fileHandleForReading)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let (stdout, stderr) = collector.finish()
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }

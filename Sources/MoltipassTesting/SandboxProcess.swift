@@ -6,8 +6,13 @@ public final class SandboxProcess: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/api/v1`, read from the line the sandbox prints.
     public let baseURL: URL
 
-    /// Starts the sandbox on an ephemeral port and waits for its "listening on" line.
-    public init(arguments: [String] = [], timeout: TimeInterval = 20) throws {
+    /// Starts the sandbox on an ephemeral port and waits (off the cooperative pool) for its
+    /// "listening on" line.
+    public static func start(arguments: [String] = [], timeout: TimeInterval = 20) async throws -> SandboxProcess {
+        try await offloaded { try SandboxProcess(arguments: arguments, timeout: timeout) }
+    }
+
+    private init(arguments: [String], timeout: TimeInterval) throws {
         let process = Process()
         process.executableURL = ProcessRunner.executable("moltbook-sandbox")
         process.arguments = ["--port", "0"] + arguments
@@ -38,12 +43,15 @@ public final class SandboxProcess: @unchecked Sendable {
         self.baseURL = found
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits (off the cooperative pool) for the exit status.
     @discardableResult
-    public func stop() -> Int32 {
+    public func stop() async -> Int32 {
+        let process = self.process
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return (try? await offloaded {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }) ?? -1
     }
 
     deinit { if process.isRunning { process.terminate() } }

@@ -72,3 +72,26 @@ struct RateLimitAgreementTests {
 
 /// 2026-03-01T10:00:00Z.
 let fixedStart = Date(timeIntervalSince1970: 1_772_359_200)
+
+/// Every body shape the sandbox can serve, with and without `Retry-After`: the client's wait
+/// equals the server's.
+@Suite("Forced 429 shapes")
+struct ForcedShapeTests {
+    /// A post cooldown with 20 minutes left reads as 1200 s whatever the shape and header.
+    @Test(arguments: RateLimitShape.allCases, [true, false])
+    func shape(_ shape: RateLimitShape, retryAfterHeader: Bool) async throws {
+        let config = SandboxConfig(forcedRateLimitShape: shape, sendRetryAfter: retryAfterHeader)
+        let sandbox = try await SandboxHarness.start(config: config, clock: SandboxClock(fixed: fixedStart))
+        defer { Task { await sandbox.stop() } }
+        let client = try sandbox.client(key: try await sandbox.registeredAgent("shaped"))
+        sandbox.clock.advance(by: 2 * 86_400)
+        _ = try await client.createPost(.text(submolt: "general", title: "One", content: "x"))
+        sandbox.clock.advance(by: 600)
+        let error = try #require(await apiError {
+            try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
+        })
+        #expect(error.code == .rateLimited)
+        #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 1200)
+        #expect((error.rateLimit.retryAfterHeader != nil) == retryAfterHeader)
+    }
+}

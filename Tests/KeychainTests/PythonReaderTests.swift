@@ -10,13 +10,14 @@ import Testing
 @Suite(.enabled(if: PythonReader.available, "needs python3 with the cryptography package"))
 struct PythonReaderTests {
     /// The Python reader decodes both frozen vectors to the entries in vectors.json.
-    @Test func decodesVectors() throws {
+    @Test func decodesVectors() async throws {
         let vectors = try FixtureVectorTests.vectors()
         let dir = try TemporaryDirectory(prefix: "keychain-test")
         defer { dir.remove() }
         for vector in vectors.vectors {
             let path = try FixtureVectorTests.privateCopy(vector.file, in: dir)
-            let result = try PythonReader.run(["read", path], passphrase: vectors.passphrase)
+            let passphrase = vectors.passphrase
+            let result = try await offloaded { try PythonReader.run(["read", path], passphrase: passphrase) }
             #expect(result.status == 0, "\(result.stderr)")
             let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             #expect(decoded?["generation"] as? Int == Int(vector.generation))
@@ -34,12 +35,12 @@ struct PythonReaderTests {
     }
 
     /// The Python reader reports a wrong passphrase with the one error and exit status 1.
-    @Test func wrongPassphrase() throws {
+    @Test func wrongPassphrase() async throws {
         let vectors = try FixtureVectorTests.vectors()
         let dir = try TemporaryDirectory(prefix: "keychain-test")
         defer { dir.remove() }
         let path = try FixtureVectorTests.privateCopy(vectors.vectors[0].file, in: dir)
-        let result = try PythonReader.run(["read", path], passphrase: "not it")
+        let result = try await offloaded { try PythonReader.run(["read", path], passphrase: "not it") }
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot open keychain: wrong passphrase or the file was modified"))
     }
@@ -59,21 +60,25 @@ struct PythonReaderTests {
                 + "|| exit 1; done"
         }
         let passphrase = String(decoding: Support.passphrase.bytes, as: UTF8.self)
-        let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
-        // Hold each Swift write open for 40 ms inside its critical section, and keep writing
-        // while the Python processes run: without the lock, their adds would be overwritten.
-        let slow = KeychainStore(
-            path: store.path, passphrase: { Support.passphrase },
-            writeHook: { if $0 == .tempWritten { usleep(40_000) } })
-        var swiftAdds = 0
-        while processes.contains(where: \.isRunning) || swiftAdds < 3 {
-            try slow.add(name: "swift-\(swiftAdds)", key: Support.fakeKey("S"), now: Support.t0)
-            swiftAdds += 1
+        // Everything below blocks (child processes, slow writes): off the cooperative pool.
+        let (swiftAdds, statuses) = try await offloaded { () throws -> (Int, [Int32]) in
+            let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
+            // Hold each Swift write open for 40 ms inside its critical section, and keep writing
+            // while the Python processes run: without the lock, their adds would be overwritten.
+            let slow = KeychainStore(
+                path: store.path, passphrase: { Support.passphrase },
+                writeHook: { if $0 == .tempWritten { usleep(40_000) } })
+            var swiftAdds = 0
+            while processes.contains(where: \.isRunning) || swiftAdds < 3 {
+                try slow.add(name: "swift-\(swiftAdds)", key: Support.fakeKey("S"), now: Support.t0)
+                swiftAdds += 1
+            }
+            return (swiftAdds, processes.map { process in
+                process.waitUntilExit()
+                return process.terminationStatus
+            })
         }
-        for process in processes {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-        }
+        #expect(statuses == [0, 0])
         let contents = try store.read()
         #expect(contents.entries.count == 2 * perProcess + swiftAdds)
         #expect(contents.generation == UInt64(1 + 2 * perProcess + swiftAdds))

@@ -11,9 +11,8 @@ struct DemoCommandTests {
     @Test func demoAgainstSandboxProcess() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let sandbox = try SandboxProcess(arguments: ["--seed", "3"])
-        defer { sandbox.stop() }
-        let result = try ProcessRunner.run(
+        let sandbox = try await SandboxProcess.start(arguments: ["--seed", "3"])
+        let result = try await ProcessRunner.run(
             "moltipass", ["demo", "--sandbox", sandbox.baseURL.absoluteString], environment: ["HOME": home.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         for step in ["register", "status", "claim", "subscribe", "post", "comment", "vote", "vote again", "follow",
@@ -30,35 +29,36 @@ struct DemoCommandTests {
         #expect(counters["votes_removed"]?.int == 1)
         #expect(counters["duplicate_contents"]?.int == 0)
         #expect((counters["rate_limited"]?.int ?? 0) == 1)
+        #expect(await sandbox.stop() == 0)
     }
 
     /// The demo refuses a non-loopback URL before any request (auth-broken/usage codes aside, exit 1).
-    @Test func demoRefusesRemoteURL() throws {
-        let result = try ProcessRunner.run("moltipass", ["demo", "--sandbox", "https://www.moltbook.com/api/v1"])
+    @Test func demoRefusesRemoteURL() async throws {
+        let result = try await ProcessRunner.run("moltipass", ["demo", "--sandbox", "https://www.moltbook.com/api/v1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("only runs against a loopback sandbox"))
     }
 
     /// A missing option is a usage error with swift-argument-parser's exit code 64.
-    @Test func usageError() throws {
-        let result = try ProcessRunner.run("moltipass", ["demo"])
+    @Test func usageError() async throws {
+        let result = try await ProcessRunner.run("moltipass", ["demo"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--sandbox"))
     }
 
     /// The sandbox binary prints its URL, serves the API, and exits 0 on SIGTERM.
     @Test func sandboxProcessLifecycle() async throws {
-        let sandbox = try SandboxProcess()
+        let sandbox = try await SandboxProcess.start()
         #expect(sandbox.baseURL.host == "127.0.0.1")
         #expect(sandbox.baseURL.path == "/api/v1")
         let counters = try await countersOf(sandbox)
         #expect(counters["requests_total"]?.int == 0)
-        #expect(sandbox.stop() == 0)
+        #expect(await sandbox.stop() == 0)
     }
 
     /// The sandbox refuses to listen on a non-loopback address.
-    @Test func sandboxRefusesPublicBind() throws {
-        let result = try ProcessRunner.run("moltbook-sandbox", ["--host", "0.0.0.0", "--port", "0"], timeout: 20)
+    @Test func sandboxRefusesPublicBind() async throws {
+        let result = try await ProcessRunner.run("moltbook-sandbox", ["--host", "0.0.0.0", "--port", "0"], timeout: 20)
         #expect(result.status != 0)
     }
 
