@@ -62,7 +62,9 @@ enum SandboxMultipart {
         for piece in line.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard piece.lowercased().hasPrefix(name + "=") else { continue }
             var value = String(piece.dropFirst(name.count + 1))
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value
         }
         return nil

@@ -43,7 +43,8 @@ extension SandboxState {
             self = SandboxState(config: config, seed: seed)
             return .ok(["message": "Sandbox reset"])
         case ("POST", ["clock"]):
-            return .error(501, "The clock belongs to the HTTP front", hint: "POST /_sandbox/clock to the running server")
+            return .error(
+                501, "The clock belongs to the HTTP front", hint: "POST /_sandbox/clock to the running server")
         default:
             return .notFound("Unknown sandbox admin endpoint")
         }
@@ -69,7 +70,8 @@ extension SandboxState {
             return [
                 "verification_code": .string(challenge.code), "agent": .optional(agents[challenge.agentID]?.name),
                 "content_type": .string(challenge.target.rawValue), "content_id": .string(challenge.contentID),
-                "challenge_text": .string(challenge.text), "answer": .string(SandboxDecimal.twoPlaces(challenge.answer)),
+                "challenge_text": .string(challenge.text),
+                "answer": .string(SandboxDecimal.twoPlaces(challenge.answer)),
                 "state": .string(state), "expires_at": .string(SandboxTime.iso(challenge.expiresAt)),
             ]
         }

@@ -44,10 +44,15 @@ extension SandboxState {
             "created_at": .string(SandboxTime.iso(now)),
         ]
         let setup: JSON = [
-            "step_1": ["action": "SAVE YOUR API KEY", "details": "Store it somewhere safe. It is shown only once.",
-                       "critical": true],
-            "step_2": ["action": "TELL YOUR HUMAN", "details": "Send them the claim_url.", "message_template":
-                .string("Claim me on Moltbook: \(claimURL) (code \(agent.verificationCode))")],
+            "step_1": [
+                "action": "SAVE YOUR API KEY", "details": "Store it somewhere safe. It is shown only once.",
+                "critical": true,
+            ],
+            "step_2": [
+                "action": "TELL YOUR HUMAN", "details": "Send them the claim_url.",
+                "message_template":
+                    .string("Claim me on Moltbook: \(claimURL) (code \(agent.verificationCode))"),
+            ],
             "step_3": ["action": "WAIT FOR CLAIM", "details": "Poll GET /api/v1/agents/status until claimed."],
         ]
         return .ok(

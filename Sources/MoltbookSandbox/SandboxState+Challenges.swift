@@ -85,7 +85,9 @@ extension SandboxState {
         }
         return .error(
             403, "Your account has been suspended for repeatedly failing AI verification challenges",
-            hint: "Failing to answer AI verification challenge (offense #\(agent.offenses)). Suspension ends in \(wording).")
+            hint:
+                "Failing to answer AI verification challenge (offense #\(agent.offenses)). Suspension ends in \(wording)."
+        )
     }
 
     /// `POST /verify {verification_code, answer}`.

@@ -66,7 +66,9 @@ extension SandboxState {
         guard let page = SandboxPagination.page(roots, id: \.id, limit: limit, cursor: query["cursor"]) else {
             return SandboxPagination.invalidCursor
         }
-        let tree = page.items.map { commentJSON($0, viewer: agentID, replies: replies(of: $0.id, viewer: agentID, sort: sort)) }
+        let tree = page.items.map {
+            commentJSON($0, viewer: agentID, replies: replies(of: $0.id, viewer: agentID, sort: sort))
+        }
         return .ok([
             "comments": .array(tree), "count": .int(tree.count), "has_more": .bool(page.hasMore),
             "next_cursor": .optional(page.nextCursor), "sort": .string(sort), "post_id": .string(postID),

@@ -48,7 +48,9 @@ extension SandboxState {
         case .redirect:
             var location = fault.location ?? ("https://moltbook.com" + request.path)
             if fault.location == nil, !request.query.isEmpty {
-                location += "?" + request.query.keys.sorted().map { "\($0)=\(request.query[$0] ?? "")" }
+                location +=
+                    "?"
+                    + request.query.keys.sorted().map { "\($0)=\(request.query[$0] ?? "")" }
                     .joined(separator: "&")
             }
             var headers = HTTPHeaders()

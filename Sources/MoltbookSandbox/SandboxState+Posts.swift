@@ -12,7 +12,9 @@ extension SandboxState {
         guard let submoltName, !submoltName.isEmpty, let title = body?["title"]?.stringValue, !title.isEmpty else {
             return .badRequest("Missing required fields", hint: "Provide submolt and title")
         }
-        guard title.count <= 300 else { return .badRequest("Title too long", hint: "Titles are at most 300 characters") }
+        guard title.count <= 300 else {
+            return .badRequest("Title too long", hint: "Titles are at most 300 characters")
+        }
         let content = body?["content"]?.stringValue
         if let content, content.count > 40_000 {
             return .badRequest("Content too long", hint: "Content is at most 40000 characters")

@@ -5,7 +5,9 @@ extension SandboxState {
     func karma(of agentID: String) -> Int {
         let fromPosts = posts.values.filter { $0.authorID == agentID && !$0.deleted }
             .reduce(0) { $0 + $1.upvotes - $1.downvotes }
-        let fromComments = comments.values.filter { $0.authorID == agentID }.reduce(0) { $0 + $1.upvotes - $1.downvotes }
+        let fromComments = comments.values.filter { $0.authorID == agentID }.reduce(0) {
+            $0 + $1.upvotes - $1.downvotes
+        }
         return fromPosts + fromComments
     }
 

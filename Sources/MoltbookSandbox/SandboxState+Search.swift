@@ -28,13 +28,19 @@ extension SandboxState {
             for post in posts.values where !post.deleted && isVisible(post.status) {
                 let score = similarity(post.title + " " + (post.content ?? ""))
                 guard score > 0 else { continue }
-                hits.append((post.id, score, post.createdAt, post.seq, [
-                    "id": .string(post.id), "type": "post", "title": .string(post.title),
-                    "content": .optional(post.content), "upvotes": .int(post.upvotes), "downvotes": .int(post.downvotes),
-                    "created_at": .string(SandboxTime.iso(post.createdAt)), "similarity": .double(score),
-                    "author": ["name": .optional(agents[post.authorID]?.name)], "submolt": submoltBrief(post.submolt),
-                    "post_id": .string(post.id),
-                ]))
+                hits.append(
+                    (
+                        post.id, score, post.createdAt, post.seq,
+                        [
+                            "id": .string(post.id), "type": "post", "title": .string(post.title),
+                            "content": .optional(post.content), "upvotes": .int(post.upvotes),
+                            "downvotes": .int(post.downvotes),
+                            "created_at": .string(SandboxTime.iso(post.createdAt)), "similarity": .double(score),
+                            "author": ["name": .optional(agents[post.authorID]?.name)],
+                            "submolt": submoltBrief(post.submolt),
+                            "post_id": .string(post.id),
+                        ]
+                    ))
             }
         }
         if type != "posts" {
@@ -42,17 +48,23 @@ extension SandboxState {
                 guard let post = posts[comment.postID], !post.deleted, isVisible(post.status) else { continue }
                 let score = similarity(comment.content)
                 guard score > 0 else { continue }
-                hits.append((comment.id, score, comment.createdAt, comment.seq, [
-                    "id": .string(comment.id), "type": "comment", "title": nil, "content": .string(comment.content),
-                    "upvotes": .int(comment.upvotes), "downvotes": .int(comment.downvotes),
-                    "created_at": .string(SandboxTime.iso(comment.createdAt)), "similarity": .double(score),
-                    "author": ["name": .optional(agents[comment.authorID]?.name)],
-                    "post": ["id": .string(post.id), "title": .string(post.title)], "post_id": .string(post.id),
-                ]))
+                hits.append(
+                    (
+                        comment.id, score, comment.createdAt, comment.seq,
+                        [
+                            "id": .string(comment.id), "type": "comment", "title": nil,
+                            "content": .string(comment.content),
+                            "upvotes": .int(comment.upvotes), "downvotes": .int(comment.downvotes),
+                            "created_at": .string(SandboxTime.iso(comment.createdAt)), "similarity": .double(score),
+                            "author": ["name": .optional(agents[comment.authorID]?.name)],
+                            "post": ["id": .string(post.id), "title": .string(post.title)], "post_id": .string(post.id),
+                        ]
+                    ))
             }
         }
         hits.sort { lhs, rhs in
-            lhs.similarity != rhs.similarity ? lhs.similarity > rhs.similarity : (lhs.createdAt, lhs.seq) > (rhs.createdAt, rhs.seq)
+            lhs.similarity != rhs.similarity
+                ? lhs.similarity > rhs.similarity : (lhs.createdAt, lhs.seq) > (rhs.createdAt, rhs.seq)
         }
         let limit = SandboxPagination.limit(query, default: 20, max: 50)
         guard let page = SandboxPagination.page(hits, id: \.id, limit: limit, cursor: query["cursor"]) else {

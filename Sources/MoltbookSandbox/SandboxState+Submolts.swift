@@ -25,7 +25,8 @@ extension SandboxState {
         let challenge = maybeIssueChallenge(agentID: agentID, target: .submolt, contentID: id, now: now)
         let submolt = SandboxSubmolt(
             id: id, seq: takeSeq(), name: name, displayName: displayName,
-            description: body?["description"]?.stringValue ?? "", allowCrypto: body?["allow_crypto"]?.boolValue ?? false,
+            description: body?["description"]?.stringValue ?? "",
+            allowCrypto: body?["allow_crypto"]?.boolValue ?? false,
             createdAt: now, lastActivityAt: now, ownerID: agentID, subscribers: [agentID],
             status: challenge == nil ? .published : .pending)
         submolts[name] = submolt

@@ -10,7 +10,9 @@ extension SandboxState {
         let authorID: String
         switch target {
         case .post:
-            guard let post = posts[id], !post.deleted, isVisible(post.status) else { return .notFound("Post not found") }
+            guard let post = posts[id], !post.deleted, isVisible(post.status) else {
+                return .notFound("Post not found")
+            }
             authorID = post.authorID
         case .comment:
             guard let comment = comments[id], isVisible(comment.status) else { return .notFound("Comment not found") }

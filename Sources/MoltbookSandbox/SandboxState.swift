@@ -117,8 +117,9 @@ struct SandboxState: Sendable {
         if let resetAt = admit(agentID: agentID, write: isWrite, limit: limit, windowSeconds: window, now: now) {
             let wait = SandboxTime.secondsUntil(resetAt, from: now)
             result = rateLimited(
-                LimitRefusal(kind: "request", retryAfterSeconds: wait, resetAt: resetAt, error: "Rate limit exceeded",
-                             hint: "Wait \(SandboxWording.plural(wait, "second")) before trying again"))
+                LimitRefusal(
+                    kind: "request", retryAfterSeconds: wait, resetAt: resetAt, error: "Rate limit exceeded",
+                    hint: "Wait \(SandboxWording.plural(wait, "second")) before trying again"))
         } else if isWrite, endpoint != .verify, let refusal = suspensionRefusal(of: agentID, now: now) {
             counters.suspendedRequests += 1
             result = refusal

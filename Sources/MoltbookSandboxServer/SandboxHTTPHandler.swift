@@ -25,7 +25,8 @@ struct SandboxHTTPHandler: HTTPHandler {
         for item in request.query where query[item.name] == nil { query[item.name] = item.value }
         var headers = MoltbookAPI.HTTPHeaders()
         for (name, value) in request.headers { headers.add(name: name.rawValue, value: value) }
-        let sandboxRequest = SandboxRequest(method: method, path: request.path, query: query, headers: headers, body: body)
+        let sandboxRequest = SandboxRequest(
+            method: method, path: request.path, query: query, headers: headers, body: body)
         let reply = model.handle(sandboxRequest, now: clock.now())
         log?("\(method.rawValue) \(request.path) -> \(reply.response.status)")
         if let delay = reply.delay { try await Task.sleep(for: delay) }
@@ -35,16 +36,20 @@ struct SandboxHTTPHandler: HTTPHandler {
     /// `POST /_sandbox/clock {"advance_seconds": N}` or `{"now": "ISO"}`; `GET` reads the clock.
     private func clockResponse(_ request: FlyingFox.HTTPRequest, body: Data) -> FlyingFox.HTTPResponse {
         if request.method == .POST {
-            guard let json = JSON.parse(body) else { return Self.json(400, ["success": false, "error": "Invalid JSON"]) }
+            guard let json = JSON.parse(body) else {
+                return Self.json(400, ["success": false, "error": "Invalid JSON"])
+            }
             if let seconds = json["advance_seconds"]?.doubleValue {
                 clock.advance(by: seconds)
             } else if let text = json["now"]?.stringValue, let date = SandboxTime.parse(text) {
                 clock.set(date)
             } else {
-                return Self.json(400, [
-                    "success": false, "error": "Invalid clock change",
-                    "hint": "Send {\"advance_seconds\": N} or {\"now\": \"2026-02-01T00:00:00Z\"}",
-                ])
+                return Self.json(
+                    400,
+                    [
+                        "success": false, "error": "Invalid clock change",
+                        "hint": "Send {\"advance_seconds\": N} or {\"now\": \"2026-02-01T00:00:00Z\"}",
+                    ])
             }
         } else if request.method != .GET {
             return Self.json(405, ["success": false, "error": "Method not allowed"])

@@ -93,10 +93,12 @@ public final class SandboxServer: Sendable {
 
     /// Stops listening and closes open connections.
     public func stop() async {
-        guard let current = running.withLock({ value -> Running? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let current = running.withLock({ value -> Running? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         await current.server.stop(timeout: 0.2)
         current.task.cancel()
         _ = await current.task.result

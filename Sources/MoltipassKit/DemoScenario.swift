@@ -20,9 +20,10 @@ public struct DemoScenario: Sendable {
 
     public init(baseURL: URL, transport: any HTTPTransport, logger: Logger) throws {
         guard let host = baseURL.host, URLPolicy.isLoopback(host: host) else {
-            throw APIError(code: .invalidRequest,
-                           message: "the demo only runs against a loopback sandbox (start one with moltbook-sandbox)",
-                           endpoint: "demo")
+            throw APIError(
+                code: .invalidRequest,
+                message: "the demo only runs against a loopback sandbox (start one with moltbook-sandbox)",
+                endpoint: "demo")
         }
         self.baseURL = baseURL
         self.transport = transport
@@ -31,23 +32,34 @@ public struct DemoScenario: Sendable {
 
     /// Runs the scenario; `report` is called after each step.
     public func run(agentName: String, report: (Step) -> Void) async throws {
-        let anonymous = try MoltbookClient(baseURL: baseURL, apiKey: nil, transport: transport, allowLoopback: true,
-                                           logger: logger)
+        let anonymous = try MoltbookClient(
+            baseURL: baseURL, apiKey: nil, transport: transport, allowLoopback: true,
+            logger: logger)
         let registration = try await anonymous.register(name: agentName, description: "Moltipass demo agent").value
-        report(Step(name: "register", detail: "\(registration.name) key \(registration.apiKey.fingerprint), "
-            + "claim code \(registration.verificationCode ?? "?")"))
+        report(
+            Step(
+                name: "register",
+                detail: "\(registration.name) key \(registration.apiKey.fingerprint), "
+                    + "claim code \(registration.verificationCode ?? "?")"))
         let client = anonymous.with(apiKey: registration.apiKey)
         report(Step(name: "status", detail: "\(try await client.status().value.state)"))
         try await claimOnSandbox(agentName)
-        report(Step(name: "claim", detail: "sandbox admin marked \(agentName) claimed; status "
-            + "\(try await client.status().value.state)"))
+        report(
+            Step(
+                name: "claim",
+                detail: "sandbox admin marked \(agentName) claimed; status "
+                    + "\(try await client.status().value.state)"))
 
         let subscribed = try await client.subscribe(submolt: "general").value
         report(Step(name: "subscribe", detail: "m/general: \(subscribed.action ?? "ok")"))
         let created = try await client.createPost(
-            .text(submolt: "general", title: "Hello from Moltipass", content: "A headless runner says hi. 🦞")).value
-        report(Step(name: "post", detail: "\(created.item.id)"
-            + (created.challenge.map { " (verification challenge \($0.code))" } ?? "")))
+            .text(submolt: "general", title: "Hello from Moltipass", content: "A headless runner says hi. 🦞")
+        ).value
+        report(
+            Step(
+                name: "post",
+                detail: "\(created.item.id)"
+                    + (created.challenge.map { " (verification challenge \($0.code))" } ?? "")))
         let comment = try await client.createComment(postID: created.item.id, content: "First!").value
         report(Step(name: "comment", detail: "\(comment.item.id) on \(created.item.id)"))
 
@@ -57,7 +69,10 @@ public struct DemoScenario: Sendable {
         let vote = try await peer.upvotePost(id: created.item.id).value
         report(Step(name: "vote", detail: "peer upvoted: action \(vote.action)"))
         let again = try await peer.upvotePost(id: created.item.id).value
-        report(Step(name: "vote again", detail: "action \(again.action) — votes toggle, which is why Moltipass never re-sends one"))
+        report(
+            Step(
+                name: "vote again",
+                detail: "action \(again.action) — votes toggle, which is why Moltipass never re-sends one"))
         let follow = try await peer.follow(agent: agentName).value
         report(Step(name: "follow", detail: "peer follows \(agentName): \(follow.action ?? "ok")"))
 
@@ -85,8 +100,9 @@ public struct DemoScenario: Sendable {
         components.path = "/_sandbox/agents/\(name)/claim"
         let response = try await transport.send(HTTPRequest(method: .post, url: components.url!, body: Data()))
         guard (200...299).contains(response.status) else {
-            throw APIError(code: .badRequest, message: "the sandbox refused to claim \(name)", endpoint: "sandbox claim",
-                           status: response.status)
+            throw APIError(
+                code: .badRequest, message: "the sandbox refused to claim \(name)", endpoint: "sandbox claim",
+                status: response.status)
         }
     }
 }

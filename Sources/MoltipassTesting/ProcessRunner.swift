@@ -13,8 +13,9 @@ public enum ProcessRunner {
     public static var productsDirectory: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.path != "/" {
-            if url.pathExtension == "xctest" || FileManager.default.fileExists(
-                atPath: url.appendingPathComponent("moltipass").path)
+            if url.pathExtension == "xctest"
+                || FileManager.default.fileExists(
+                    atPath: url.appendingPathComponent("moltipass").path)
             {
                 return url.pathExtension == "xctest" ? url.deletingLastPathComponent() : url
             }
@@ -36,8 +37,9 @@ public enum ProcessRunner {
         currentDirectory: URL? = nil, timeout: TimeInterval = 60
     ) async throws -> Result {
         try await offloaded {
-            try runBlocking(name, arguments, environment: environment, stdin: stdin,
-                            currentDirectory: currentDirectory, timeout: timeout)
+            try runBlocking(
+                name, arguments, environment: environment, stdin: stdin,
+                currentDirectory: currentDirectory, timeout: timeout)
         }
     }
 

@@ -30,7 +30,8 @@ public struct SandboxHarness: Sendable {
     ) async throws -> SandboxHarness {
         let server = SandboxServer(model: SandboxModel(config: config, seed: seed), clock: clock)
         let url = try await server.start()
-        return SandboxHarness(server: server, clock: clock, baseURL: url, transport: try CurlTransport(configuration: transport))
+        return SandboxHarness(
+            server: server, clock: clock, baseURL: url, transport: try CurlTransport(configuration: transport))
     }
 
     public func stop() async { await server.stop() }
@@ -54,10 +55,12 @@ public struct SandboxHarness: Sendable {
         var headers: HTTPHeaders = [:]
         if json != nil { headers.add(name: "Content-Type", value: "application/json") }
         let response = try await transport.send(
-            HTTPRequest(method: method, url: url, headers: headers, body: json?.encoded() ?? (method == .get ? nil : Data())))
+            HTTPRequest(
+                method: method, url: url, headers: headers, body: json?.encoded() ?? (method == .get ? nil : Data())))
         guard (200...299).contains(response.status) else {
-            throw HarnessError("admin \(method.rawValue) \(path) answered \(response.status): "
-                + String(decoding: response.body.prefix(300), as: UTF8.self))
+            throw HarnessError(
+                "admin \(method.rawValue) \(path) answered \(response.status): "
+                    + String(decoding: response.body.prefix(300), as: UTF8.self))
         }
         return (try? JSONValue.parse(response.body)) ?? .null
     }

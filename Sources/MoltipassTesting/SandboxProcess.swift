@@ -48,10 +48,11 @@ public final class SandboxProcess: @unchecked Sendable {
     public func stop() async -> Int32 {
         let process = self.process
         if process.isRunning { process.terminate() }
-        return (try? await offloaded {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }) ?? -1
+        return
+            (try? await offloaded {
+                process.waitUntilExit()
+                return process.terminationStatus
+            }) ?? -1
     }
 
     deinit { if process.isRunning { process.terminate() } }

@@ -4,9 +4,9 @@ import MoltbookSandbox
 import MoltbookSandboxServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `moltbook-sandbox`: serves a local fake of the Moltbook API on loopback until SIGINT/SIGTERM.

@@ -37,17 +37,20 @@ struct EndpointTests {
         let anonymous = try sandbox.client()
         _ = try await anonymous.register(name: "dupe", description: "first")
         #expect(await apiError { try await anonymous.register(name: "dupe", description: "second") }?.code == .conflict)
-        #expect(await apiError { try await anonymous.register(name: "bad name!", description: "x") }?.code == .badRequest)
+        #expect(
+            await apiError { try await anonymous.register(name: "bad name!", description: "x") }?.code == .badRequest)
     }
 
     /// Posts: create text and link, get with comments, list with sort/limit/cursor, delete.
     @Test func posts() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("poster"))
         var ids: [String] = []
         for index in 0..<5 {
-            let created = try await client.createPost(.text(submolt: "general", title: "Post \(index)", content: "Body \(index)"))
+            let created = try await client.createPost(
+                .text(submolt: "general", title: "Post \(index)", content: "Body \(index)"))
             #expect(created.status == 201 || created.status == 200)
             #expect(created.value.challenge == nil)
             ids.append(created.value.item.id)
@@ -75,7 +78,8 @@ struct EndpointTests {
 
     /// Comments with replies (`parent_id`), listed as a tree.
     @Test func comments() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("talker"))
         let post = try await client.createPost(.text(submolt: "general", title: "Thread", content: "Talk")).value.item
@@ -91,7 +95,8 @@ struct EndpointTests {
 
     /// Votes toggle: up, up again removes, down after up changes; comment upvote too.
     @Test func votesToggle() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let author = try sandbox.client(key: try await sandbox.registeredAgent("author"))
         let voter = try sandbox.client(key: try await sandbox.registeredAgent("voter"))
@@ -110,7 +115,8 @@ struct EndpointTests {
     /// Submolts: list, get, create; subscribe = POST and unsubscribe = DELETE on one path; the
     /// personal and submolt feeds follow subscriptions.
     @Test func submoltsAndFeeds() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let owner = try sandbox.client(key: try await sandbox.registeredAgent("owner"))
         let reader = try sandbox.client(key: try await sandbox.registeredAgent("reader"))
@@ -130,7 +136,8 @@ struct EndpointTests {
 
     /// Follow = POST, unfollow = DELETE on one path; the following feed follows it.
     @Test func follows() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let star = try sandbox.client(key: try await sandbox.registeredAgent("star"))
         let fan = try sandbox.client(key: try await sandbox.registeredAgent("fan"))
@@ -144,10 +151,12 @@ struct EndpointTests {
 
     /// Search finds posts and comments by keyword.
     @Test func search() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("seeker"))
-        let post = try await client.createPost(.text(submolt: "general", title: "Lobster molting", content: "Shells")).value
+        let post = try await client.createPost(.text(submolt: "general", title: "Lobster molting", content: "Shells"))
+            .value
         _ = try await client.createComment(postID: post.item.id, content: "Molting is fascinating")
         let all = try await client.search("molting").value
         #expect(Set(all.items.map(\.type)) == ["post", "comment"])

@@ -16,9 +16,10 @@ struct RateLimitAgreementTests {
         sandbox.clock.advance(by: 2 * 86_400)  // past the first-24-hours profile
         _ = try await client.createPost(.text(submolt: "general", title: "One", content: "x"))
         sandbox.clock.advance(by: 600)
-        let error = try #require(await apiError {
-            try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
-        })
+        let error = try #require(
+            await apiError {
+                try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
+            })
         #expect(error.code == .rateLimited)
         #expect(error.rateLimit.retryAfterMinutes == 20)
         #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 1200)
@@ -87,9 +88,10 @@ struct ForcedShapeTests {
         sandbox.clock.advance(by: 2 * 86_400)
         _ = try await client.createPost(.text(submolt: "general", title: "One", content: "x"))
         sandbox.clock.advance(by: 600)
-        let error = try #require(await apiError {
-            try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
-        })
+        let error = try #require(
+            await apiError {
+                try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
+            })
         #expect(error.code == .rateLimited)
         #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 1200)
         #expect((error.rateLimit.retryAfterHeader != nil) == retryAfterHeader)

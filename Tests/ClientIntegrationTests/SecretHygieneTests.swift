@@ -30,11 +30,13 @@ struct SecretHygieneTests {
         await attempt { try await client.post(id: "missing") }
         await attempt { try await client.upvotePost(id: "missing") }
         await attempt { try await client.verify(code: "moltbook_verify_nope", answer: "1.00") }
-        try await sandbox.admin(.post, "faults", json: .array([
-            .object(["mode": .string("http500"), "count": .number(1)]),
-            .object(["mode": .string("html_error"), "count": .number(1)]),
-            .object(["mode": .string("malformed_json"), "count": .number(1)]),
-        ]))
+        try await sandbox.admin(
+            .post, "faults",
+            json: .array([
+                .object(["mode": .string("http500"), "count": .number(1)]),
+                .object(["mode": .string("html_error"), "count": .number(1)]),
+                .object(["mode": .string("malformed_json"), "count": .number(1)]),
+            ]))
         for _ in 0..<3 { await attempt { try await client.me() } }
         let wrongKey = try sandbox.client(key: APIKey(raw + "x"), logger: logger)
         await attempt { try await wrongKey.me() }

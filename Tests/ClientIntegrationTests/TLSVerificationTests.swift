@@ -16,8 +16,10 @@ struct TLSVerificationTests {
         let cert = dir.file("cert.pem").path
         let made = try await ProcessRunner.runSystem(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-             "-subj", "/CN=127.0.0.1"])
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                "-subj", "/CN=127.0.0.1",
+            ])
         #expect(made.status == 0, "openssl req: \(made.stderr)")
         let port = 20_000 + Int.random(in: 0..<20_000)
         let server = Process()

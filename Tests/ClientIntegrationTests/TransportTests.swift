@@ -13,12 +13,20 @@ struct TransportTests {
     @Test func redirectNotFollowed() async throws {
         let origin = try await SandboxHarness.start()
         let target = try await SandboxHarness.start()
-        defer { Task { await origin.stop(); await target.stop() } }
+        defer {
+            Task {
+                await origin.stop(); await target.stop()
+            }
+        }
         let key = try await origin.registeredAgent("redirected")
         let location = target.baseURL.appendingPathComponent("agents/me").absoluteString
-        try await origin.admin(.post, "faults", json: .array([.object([
-            "mode": .string("redirect"), "location": .string(location), "count": .number(1),
-        ])]))
+        try await origin.admin(
+            .post, "faults",
+            json: .array([
+                .object([
+                    "mode": .string("redirect"), "location": .string(location), "count": .number(1),
+                ])
+            ]))
         let error = try #require(await apiError { try await origin.client(key: key).me() })
         #expect(error.code == .redirectRefused)
         #expect(error.status == 301)
@@ -47,9 +55,13 @@ struct TransportTests {
             transport: .init(totalTimeout: .milliseconds(300), policy: URLPolicy(allowInsecureLoopback: true)))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("slowpoke"))
-        try await sandbox.admin(.post, "faults", json: .array([.object([
-            "mode": .string("delay"), "delay_seconds": .number(2), "count": .number(1),
-        ])]))
+        try await sandbox.admin(
+            .post, "faults",
+            json: .array([
+                .object([
+                    "mode": .string("delay"), "delay_seconds": .number(2), "count": .number(1),
+                ])
+            ]))
         let error = try #require(await apiError { try await client.me() })
         #expect(error.code == .transport)
         #expect(error.transport == .timedOut(requestSent: true))
@@ -59,16 +71,22 @@ struct TransportTests {
     /// A connection dropped mid-response is a lost connection after sending (outcome unknown);
     /// dropped before the effect, the sandbox applied nothing.
     @Test func droppedConnections() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("dropper"))
-        try await sandbox.admin(.post, "faults", json: .array([.object([
-            "mode": .string("drop"), "path_prefix": .string("/api/v1/posts"), "method": .string("POST"),
-            "count": .number(1),
-        ])]))
-        let error = try #require(await apiError {
-            try await client.createPost(.text(submolt: "general", title: "Lost answer", content: "x"))
-        })
+        try await sandbox.admin(
+            .post, "faults",
+            json: .array([
+                .object([
+                    "mode": .string("drop"), "path_prefix": .string("/api/v1/posts"), "method": .string("POST"),
+                    "count": .number(1),
+                ])
+            ]))
+        let error = try #require(
+            await apiError {
+                try await client.createPost(.text(submolt: "general", title: "Lost answer", content: "x"))
+            })
         #expect(error.code == .transport)
         #expect(error.outcomeUnknown)
         // The effect was applied: reading back finds the post.
@@ -76,7 +94,9 @@ struct TransportTests {
     }
 
     /// 5xx, HTML pages and malformed JSON map to their codes.
-    @Test(arguments: [("http503", APIError.Code.serverError), ("html_error", .forbidden), ("malformed_json", .undecodable)])
+    @Test(arguments: [
+        ("http503", APIError.Code.serverError), ("html_error", .forbidden), ("malformed_json", .undecodable),
+    ])
     func faultCodes(mode: String, code: APIError.Code) async throws {
         let sandbox = try await SandboxHarness.start()
         defer { Task { await sandbox.stop() } }
@@ -92,9 +112,13 @@ struct TransportTests {
         let sandbox = try await SandboxHarness.start()
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("waved"))
-        try await sandbox.admin(.post, "faults", json: .array([.object([
-            "mode": .string("auth_wave"), "count": .number(2),
-        ])]))
+        try await sandbox.admin(
+            .post, "faults",
+            json: .array([
+                .object([
+                    "mode": .string("auth_wave"), "count": .number(2),
+                ])
+            ]))
         #expect(await apiError { try await client.subscribe(submolt: "general") }?.code == .authenticationRequired)
         #expect(try await client.me().value.name == "waved")
     }
@@ -116,9 +140,13 @@ struct TransportTests {
         let sandbox = try await SandboxHarness.start()
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("canceller"))
-        try await sandbox.admin(.post, "faults", json: .array([.object([
-            "mode": .string("delay"), "delay_seconds": .number(5), "count": .number(1),
-        ])]))
+        try await sandbox.admin(
+            .post, "faults",
+            json: .array([
+                .object([
+                    "mode": .string("delay"), "delay_seconds": .number(5), "count": .number(1),
+                ])
+            ]))
         let task = Task { try await client.me() }
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
@@ -133,8 +161,9 @@ struct TransportTests {
     /// Header values with CR/LF are refused (no header injection).
     @Test func headerInjection() async throws {
         let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
-        let request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:9/x")!,
-                                  headers: ["X-Test": "a\r\nAuthorization: Bearer stolen"])
+        let request = HTTPRequest(
+            method: .get, url: URL(string: "http://127.0.0.1:9/x")!,
+            headers: ["X-Test": "a\r\nAuthorization: Bearer stolen"])
         await #expect(throws: TransportError.self) { try await transport.send(request) }
     }
 }

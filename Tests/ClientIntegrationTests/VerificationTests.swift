@@ -25,8 +25,11 @@ struct VerificationTests {
 
         let answer = try #require(sandbox.model.expectedAnswer(forVerificationCode: challenge.code))
         let outcome = try await client.verify(code: challenge.code, answer: answer).value
-        #expect(outcome == .verified(contentType: "post", contentID: created.item.id,
-                                     message: "Verification successful! Your post is now published."))
+        #expect(
+            outcome
+                == .verified(
+                    contentType: "post", contentID: created.item.id,
+                    message: "Verification successful! Your post is now published."))
         #expect(try await client.posts().value.items.map(\.id) == [created.item.id])
         #expect(await apiError { try await client.verify(code: challenge.code, answer: answer) }?.code == .conflict)
     }
@@ -34,7 +37,8 @@ struct VerificationTests {
     /// A wrong answer is an outcome with the server's hint; an expired code is 410; an unknown one 404.
     @Test func wrongExpiredUnknown() async throws {
         let sandbox = try await SandboxHarness.start(
-            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0, challengeRate: 1), clock: SandboxClock(fixed: fixedStart))
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0, challengeRate: 1),
+            clock: SandboxClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("guesser"))
         let post = try await client.createPost(.text(submolt: "general", title: "A", content: "x")).value
@@ -46,13 +50,15 @@ struct VerificationTests {
         let code2 = try #require(post2.challenge?.code)
         sandbox.clock.advance(by: 301)
         #expect(await apiError { try await client.verify(code: code2, answer: "1.00") }?.code == .expired)
-        #expect(await apiError { try await client.verify(code: "moltbook_verify_0000", answer: "1.00") }?.code
-            == .notFound)
+        #expect(
+            await apiError { try await client.verify(code: "moltbook_verify_0000", answer: "1.00") }?.code
+                == .notFound)
     }
 
     /// Comment cursors page through top-level comments.
     @Test func commentCursor() async throws {
-        let sandbox = try await SandboxHarness.start(config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("pager"))
         let post = try await client.createPost(.text(submolt: "general", title: "Many", content: "x")).value.item

@@ -73,10 +73,13 @@ struct PythonReaderTests {
                 try slow.add(name: "swift-\(swiftAdds)", key: Support.fakeKey("S"), now: Support.t0)
                 swiftAdds += 1
             }
-            return (swiftAdds, processes.map { process in
-                process.waitUntilExit()
-                return process.terminationStatus
-            })
+            return (
+                swiftAdds,
+                processes.map { process in
+                    process.waitUntilExit()
+                    return process.terminationStatus
+                }
+            )
         }
         #expect(statuses == [0, 0])
         let contents = try store.read()

@@ -102,7 +102,10 @@ struct ErrorTaxonomyTests {
     /// An API key prints as its fingerprint only.
     @Test func keyDescription() {
         let key = APIKey("moltbook_sk_SECRETsecretSECRETsecret000000\n")
-        for text in ["\(key)", String(describing: key), String(reflecting: key), "\(Mirror(reflecting: key).children.map(\.value))"] {
+        for text in [
+            "\(key)", String(describing: key), String(reflecting: key),
+            "\(Mirror(reflecting: key).children.map(\.value))",
+        ] {
             #expect(!text.contains("SECRET"))
         }
         #expect(key.fingerprint.count == 8)

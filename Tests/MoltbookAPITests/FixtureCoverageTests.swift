@@ -13,7 +13,8 @@ struct FixtureCoverageTests {
             .filter { $0.hasSuffix(".swift") && $0 != "FixtureCoverageTests.swift" }
             .map { try String(contentsOf: testDirectory.appendingPathComponent($0), encoding: .utf8) }
             .joined()
-        let files = try Fixtures.names(in: "api", withExtension: "json") + Fixtures.names(in: "api", withExtension: "html")
+        let files =
+            try Fixtures.names(in: "api", withExtension: "json") + Fixtures.names(in: "api", withExtension: "html")
         #expect(files.count >= 45)
         for file in files {
             #expect(sources.contains("\"\(file)\"") || sources.contains("api/\(file)"), "fixture \(file) is not tested")

@@ -53,7 +53,8 @@ struct FixtureDecodingTests {
     func postListEnvelopes(file: String) async throws {
         let (client, _) = try fixtureClient(file)
         let page = try await client.posts().value
-        #expect(page.items.map(\.id) == ["7a9f0df9-3c1e-4b8a-9f2d-1e6c5b4a3d21", "c3d2e1f0-a9b8-4c7d-8e6f-5a4b3c2d1e0f"])
+        #expect(
+            page.items.map(\.id) == ["7a9f0df9-3c1e-4b8a-9f2d-1e6c5b4a3d21", "c3d2e1f0-a9b8-4c7d-8e6f-5a4b3c2d1e0f"])
         let first = try #require(page.items.first)
         #expect(first.author?.name == "ReefWatcher")
         #expect(first.submolt?.name == "general")
@@ -154,7 +155,9 @@ struct FixtureDecodingTests {
     }
 
     /// Membership responses keep their action.
-    @Test(arguments: [("subscribe.json", "subscribed"), ("unsubscribe.json", "unsubscribed"), ("follow.json", "followed")])
+    @Test(arguments: [
+        ("subscribe.json", "subscribed"), ("unsubscribe.json", "unsubscribed"), ("follow.json", "followed"),
+    ])
     func membership(file: String, action: String) async throws {
         let (client, _) = try fixtureClient(file)
         #expect(try await client.subscribe(submolt: "general").value.action == action)
@@ -182,9 +185,11 @@ struct FixtureDecodingTests {
     /// `POST /verify`: success and a wrong answer are outcomes; 409 and 410 are errors.
     @Test func verify() async throws {
         let (okClient, _) = try fixtureClient("verify-success.json")
-        #expect(try await okClient.verify(code: "c", answer: "28.00").value
-            == .verified(contentType: "comment", contentID: "f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b",
-                         message: "Verification successful! Your comment is now published."))
+        #expect(
+            try await okClient.verify(code: "c", answer: "28.00").value
+                == .verified(
+                    contentType: "comment", contentID: "f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b",
+                    message: "Verification successful! Your comment is now published."))
         let (wrongClient, _) = try fixtureClient("verify-incorrect.json", status: 400)
         guard case .incorrect(_, _, let hint) = try await wrongClient.verify(code: "c", answer: "1.00").value else {
             Issue.record("expected .incorrect")

@@ -24,14 +24,16 @@ struct RateLimitHintTests {
 
     /// Body `retry_after_seconds` with `daily_remaining` (comment cooldown).
     @Test func commentCooldown() throws {
-        let hint = RateLimitHint.parse(headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-comment-cooldown.json")))
+        let hint = RateLimitHint.parse(
+            headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-comment-cooldown.json")))
         #expect(hint.retryWait(now: fixtureNow) == 14)
         #expect(hint.dailyRemaining == 37)
     }
 
     /// Body `retry_after_minutes` is minutes, not seconds (post cooldown).
     @Test func postCooldownMinutes() throws {
-        let hint = RateLimitHint.parse(headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-post-cooldown.json")))
+        let hint = RateLimitHint.parse(
+            headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-post-cooldown.json")))
         #expect(hint.retryWait(now: fixtureNow) == 27.0 * 60)
     }
 
@@ -68,14 +70,16 @@ struct RateLimitHintTests {
 
     /// Prose is the last resort ("once every 2.5 minutes").
     @Test func proseOnly() throws {
-        let hint = RateLimitHint.parse(headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-prose-only.json")))
+        let hint = RateLimitHint.parse(
+            headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-prose-only.json")))
         #expect(hint.retryWait(now: fixtureNow) == 150)
     }
 
     /// With several sources the largest wait wins (the server's hints win, and the longest cannot be early).
     @Test func largestWins() throws {
         let hint = RateLimitHint.parse(
-            headers: ["Retry-After": "30"], body: try JSONValue.parse(Fixtures.data("api/error-429-post-cooldown.json")))
+            headers: ["Retry-After": "30"], body: try JSONValue.parse(Fixtures.data("api/error-429-post-cooldown.json"))
+        )
         #expect(hint.retryWait(now: fixtureNow) == 27.0 * 60)
     }
 

@@ -14,7 +14,8 @@ import Testing
     @Test func postChallengeIsIssuedAndHidden() throws {
         let driver = Self.driver()
         let key = driver.agent("Solver")
-        let created = driver.call(.post, "/posts", key: key, json: ["submolt": "general", "title": "t", "content": "c"])
+        let created = driver.call(
+            .post, "/posts", key: key, json: ["submolt": "general", "title": "t", "content": "c"])
         #expect(created.status == 201)
         let post = try #require(created["post"])
         #expect(post["verification_status"] == "pending")
@@ -36,13 +37,15 @@ import Testing
         let code = try #require(created["post"]?["verification"]?["verification_code"]?.stringValue)
         let answer = try #require(driver.model.expectedAnswer(forVerificationCode: code))
         let trimmed = String(answer.hasSuffix(".00") ? answer.dropLast(3) : Substring(answer))
-        let ok = driver.call(.post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(trimmed)])
+        let ok = driver.call(
+            .post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(trimmed)])
         #expect(ok.status == 200)
         #expect(ok["message"] == "Verification successful! Your post is now published.")
         #expect(ok["content_type"] == "post")
         #expect(ok["content_id"] == created["post"]?["id"])
         #expect(driver.call(.get, "/posts", key: key)["posts"]?.arrayValue?.count == 1)
-        let again = driver.call(.post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(answer)])
+        let again = driver.call(
+            .post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(answer)])
         #expect(again.status == 409)
         #expect(again["error"] == "Already answered")
         #expect(driver.model.counters().challengesVerified == 1)
@@ -58,7 +61,8 @@ import Testing
         let created = driver.call(.post, "/posts/\(postID)/comments", key: key, json: ["content": "hm"])
         #expect(created["comment"]?["verificationStatus"] == "pending")
         let code = try #require(created["comment"]?["verification"]?["verification_code"]?.stringValue)
-        let wrong = driver.call(.post, "/verify", key: key, json: ["verification_code": .string(code), "answer": "-1.00"])
+        let wrong = driver.call(
+            .post, "/verify", key: key, json: ["verification_code": .string(code), "answer": "-1.00"])
         #expect(wrong.status == 400)
         #expect(wrong["error"] == "Incorrect answer")
         #expect(wrong["hint"] == "answers must be to 2 decimal places")
@@ -77,10 +81,12 @@ import Testing
         let created = driver.call(.post, "/posts", key: key, json: ["submolt": "general", "title": "t"])
         let code = try #require(created["post"]?["verification"]?["verification_code"]?.stringValue)
         let answer = try #require(driver.model.expectedAnswer(forVerificationCode: code))
-        let foreign = driver.call(.post, "/verify", key: other, json: ["verification_code": .string(code), "answer": .string(answer)])
+        let foreign = driver.call(
+            .post, "/verify", key: other, json: ["verification_code": .string(code), "answer": .string(answer)])
         #expect(foreign.status == 404)
         driver.advance(301)
-        let late = driver.call(.post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(answer)])
+        let late = driver.call(
+            .post, "/verify", key: key, json: ["verification_code": .string(code), "answer": .string(answer)])
         #expect(late.status == 410)
         #expect(driver.model.counters().challengesExpired == 1)
         let unknown = driver.call(

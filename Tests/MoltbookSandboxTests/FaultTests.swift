@@ -71,7 +71,9 @@ import Testing
     @Test func redirect() {
         let driver = SandboxDriver.relaxed()
         let key = driver.agent("Victim")
-        driver.model.injectFaults([FaultSpec(mode: .redirect), FaultSpec(mode: .redirect, location: "http://127.0.0.1:9/x")])
+        driver.model.injectFaults([
+            FaultSpec(mode: .redirect), FaultSpec(mode: .redirect, location: "http://127.0.0.1:9/x"),
+        ])
         let first = driver.call(.post, "/posts", key: key, json: ["submolt": "general", "title": "t"])
         #expect(first.status == 301)
         #expect(first.headers["Location"] == "https://moltbook.com/api/v1/posts")
@@ -101,10 +103,13 @@ import Testing
     @Test func adminFaultQueue() {
         let driver = SandboxDriver.relaxed()
         let key = driver.agent("Victim")
-        let queued = driver.call(.post, "/_sandbox/faults", json: [["mode": "http503", "count": 2], ["mode": "http500"]])
+        let queued = driver.call(
+            .post, "/_sandbox/faults", json: [["mode": "http503", "count": 2], ["mode": "http500"]])
         #expect(queued["queued"] == 2)
         #expect(driver.call(.get, "/agents/me", key: key).status == 503)
-        #expect(driver.call(.post, "/_sandbox/faults", json: ["mode": "drop_before", "path_prefix": "/api/v1/feed"]).status == 200)
+        #expect(
+            driver.call(.post, "/_sandbox/faults", json: ["mode": "drop_before", "path_prefix": "/api/v1/feed"]).status
+                == 200)
         #expect(driver.model.pendingFaults().count == 3)
         #expect(driver.call(.delete, "/_sandbox/faults").status == 200)
         #expect(driver.call(.get, "/agents/me", key: key).status == 200)

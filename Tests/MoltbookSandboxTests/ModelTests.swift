@@ -44,7 +44,8 @@ import Testing
             driver.model.claim(agentNamed: "Det")
             let key = register["agent"]?["api_key"]?.stringValue ?? ""
             for index in 0..<4 {
-                let post = driver.call(.post, "/posts", key: key, json: ["submolt": "general", "title": .string("p\(index)")])
+                let post = driver.call(
+                    .post, "/posts", key: key, json: ["submolt": "general", "title": .string("p\(index)")])
                 bodies.append(post.body)
                 bodies.append(driver.call(.get, "/posts", key: key, query: ["sort": "new"]).body)
                 driver.advance(7200)
@@ -108,7 +109,9 @@ import Testing
     @Test func timestampFormat() {
         let date = Date(timeIntervalSince1970: 1_769_755_575.074832)
         #expect(SandboxTime.iso(date) == "2026-01-30T06:46:15.074832+00:00")
-        #expect(SandboxTime.parse("2026-01-30T06:46:15.074832+00:00").map { abs($0.timeIntervalSince(date)) < 0.001 } == true)
+        #expect(
+            SandboxTime.parse("2026-01-30T06:46:15.074832+00:00").map { abs($0.timeIntervalSince(date)) < 0.001 }
+                == true)
         #expect(SandboxTime.parse("2026-06-22 21:42:16+00:00") != nil)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A tiny blocking HTTP/1.1 client over one TCP connection, run on its own thread so tests can see
@@ -28,7 +28,8 @@ enum RawHTTPClient {
     }
 
     /// A minimal request text with the given method, path, headers and body.
-    static func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "") -> String {
+    static func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "") -> String
+    {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         text += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
@@ -80,7 +81,8 @@ enum RawHTTPClient {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         var truncated = false

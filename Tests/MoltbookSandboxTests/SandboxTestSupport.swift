@@ -42,7 +42,8 @@ final class SandboxDriver {
         if json != nil { headers.add(name: "Content-Type", value: "application/json") }
         let fullPath = path.hasPrefix("/_sandbox") ? path : "/api/v1" + path
         let request = SandboxRequest(
-            method: method, path: fullPath, query: query, headers: headers, body: rawBody ?? json?.serialized() ?? Data())
+            method: method, path: fullPath, query: query, headers: headers,
+            body: rawBody ?? json?.serialized() ?? Data())
         let reply = model.handle(request, now: now)
         return Answer(
             status: reply.response.status, json: JSON.parse(reply.response.body) ?? .null,

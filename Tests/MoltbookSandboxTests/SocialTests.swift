@@ -129,9 +129,13 @@ import Testing
             .post, "/submolts", key: key, json: ["name": "deep-sea", "display_name": "Deep Sea", "description": "d"])
         #expect(created.status == 201)
         #expect(created["submolt"]?["your_role"] == "owner")
-        #expect(driver.call(.post, "/submolts", key: key, json: ["name": "deep-sea", "display_name": "X"]).status == 409)
-        #expect(driver.call(.post, "/submolts", key: key, json: ["name": "Bad Name", "display_name": "X"]).status == 400)
-        let names = driver.call(.get, "/submolts", key: key)["submolts"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(
+            driver.call(.post, "/submolts", key: key, json: ["name": "deep-sea", "display_name": "X"]).status == 409)
+        #expect(
+            driver.call(.post, "/submolts", key: key, json: ["name": "Bad Name", "display_name": "X"]).status == 400)
+        let names = driver.call(.get, "/submolts", key: key)["submolts"]?.arrayValue?.compactMap {
+            $0["name"]?.stringValue
+        }
         #expect(names == ["agents", "deep-sea", "general", "introductions"])
         _ = driver.post(key, title: "Molting season notes", content: "shell talk")
         _ = driver.post(key, title: "Unrelated", content: "nothing")

@@ -15,8 +15,10 @@ struct DemoCommandTests {
         let result = try await ProcessRunner.run(
             "moltipass", ["demo", "--sandbox", sandbox.baseURL.absoluteString], environment: ["HOME": home.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        for step in ["register", "status", "claim", "subscribe", "post", "comment", "vote", "vote again", "follow",
-                     "second post", "feed"] {
+        for step in [
+            "register", "status", "claim", "subscribe", "post", "comment", "vote", "vote again", "follow",
+            "second post", "feed",
+        ] {
             #expect(result.stdout.contains("\n\(step) ") || result.stdout.hasPrefix("\(step) "), "missing step \(step)")
         }
         #expect(result.stdout.contains("action removed"))

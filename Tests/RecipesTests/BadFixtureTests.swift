@@ -28,7 +28,8 @@ struct BadFixtureTests {
         guard position.count >= 2, let column = Int(position.removeLast()), let line = Int(position.removeLast()) else {
             return nil
         }
-        return Expectation(file: position.isEmpty ? nil : position.joined(separator: ":"), line: line, column: column,
+        return Expectation(
+            file: position.isEmpty ? nil : position.joined(separator: ":"), line: line, column: column,
             fragment: String(rest[rest.index(after: space)...]))
     }
 
@@ -44,15 +45,21 @@ struct BadFixtureTests {
         let findings: [Diagnostic]
         switch RecipeLoader.load(path: path) {
         case .failure(let diagnostics): findings = diagnostics.items
-        case .success(let recipe): findings = Linter.lint(recipe, options: LintOptions(from: instant("2026-01-01T00:00:00Z")))
+        case .success(let recipe):
+            findings = Linter.lint(recipe, options: LintOptions(from: instant("2026-01-01T00:00:00Z")))
         }
         let expectedFile = expectation.file.map { Self.directory.appendingPathComponent($0).path } ?? path
         let match = findings.first {
             $0.file == expectedFile && $0.line == expectation.line && $0.column == expectation.column
                 && $0.description.contains(expectation.fragment)
         }
-        #expect(match != nil, "\(name): wanted \(expectation.line):\(expectation.column) \(expectation.fragment); got\n\(Diagnostics(findings))")
+        #expect(
+            match != nil,
+            "\(name): wanted \(expectation.line):\(expectation.column) \(expectation.fragment); got\n\(Diagnostics(findings))"
+        )
         // The one-line form is `file:line:column: severity: message…`.
-        if let match { #expect(match.description.hasPrefix("\(expectedFile):\(expectation.line):\(expectation.column): ")) }
+        if let match {
+            #expect(match.description.hasPrefix("\(expectedFile):\(expectation.line):\(expectation.column): "))
+        }
     }
 }

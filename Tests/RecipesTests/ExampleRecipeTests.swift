@@ -6,7 +6,9 @@ import Testing
 
 /// The recipes shipped in `recipes/`.
 struct ExampleRecipeTests {
-    static var recipesDirectory: URL { Fixtures.packageRoot.appendingPathComponent("recipes").resolvingSymlinksInPath() }
+    static var recipesDirectory: URL {
+        Fixtures.packageRoot.appendingPathComponent("recipes").resolvingSymlinksInPath()
+    }
 
     static func recipeFiles() -> [String] {
         let root = recipesDirectory.path

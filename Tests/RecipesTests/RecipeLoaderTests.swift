@@ -63,7 +63,8 @@ struct RecipeLoaderTests {
                   - vote: { ensure: downvoted, post: p1 }
                   - comment: { post: p1, reply_to: c1, content: "hi {{ post.author }} {{ env.TAG }}" }
             """
-        let recipe = try load(text, files: ["/r/q.yaml": "- title: one\n- title: two\n  url: https://x.example\n"]).get()
+        let recipe = try load(text, files: ["/r/q.yaml": "- title: one\n- title: two\n  url: https://x.example\n"])
+            .get()
         #expect(recipe.agent == Located("bot", at: Mark(line: 1, column: 8)))
         #expect(recipe.name == "test")
         #expect(recipe.limits.postInterval?.value == 3600)
@@ -77,22 +78,35 @@ struct RecipeLoaderTests {
         }
         #expect(queue.items.count == 2)
         #expect(queue.resolvedPath == "/r/q.yaml")
-        #expect(job.steps[1].action == .vote(VoteAction(ensure: .downvoted, target: .post(Located("p1", at: Mark(line: 14, column: 42))), maxPerDay: nil)))
+        #expect(
+            job.steps[1].action
+                == .vote(
+                    VoteAction(
+                        ensure: .downvoted, target: .post(Located("p1", at: Mark(line: 14, column: 42))), maxPerDay: nil
+                    )))
         #expect(LimitProfile.standard.applying(recipe.limits).postInterval == 3600)
     }
 
     /// Templates render in the recipe zone; random choices are stable per seed.
     @Test func rendering() throws {
         let scope = Template.Scope(environment: ["TAG"], hasTarget: true)
-        let template = try Template.parse("{{ agent }} {{ date: yyyy-MM-dd HH:mm }} {{ post.title }} {{ env.TAG }}!",
+        let template = try Template.parse(
+            "{{ agent }} {{ date: yyyy-MM-dd HH:mm }} {{ post.title }} {{ env.TAG }}!",
             at: .start, scope: scope)
-        let context = TemplateContext(date: instant("2026-03-29T01:30:00Z"), timeZone: zone("Europe/Berlin"), agent: "bot",
+        let context = TemplateContext(
+            date: instant("2026-03-29T01:30:00Z"), timeZone: zone("Europe/Berlin"), agent: "bot",
             target: ["title": "Hello"], environment: ["TAG": "v1", "SECRET": "no"], seed: "s")
         #expect(template.render(context) == "bot 2026-03-29 03:30 Hello v1!")
         let random = try Template.parse("{{ random: [a, b, c] }}", at: .start, scope: scope)
-        let picks = (0..<20).map { random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)")) }
+        let picks = (0..<20).map {
+            random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)"))
+        }
         #expect(Set(picks).count > 1)
-        #expect(picks == (0..<20).map { random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)")) })
+        #expect(
+            picks
+                == (0..<20).map {
+                    random.render(TemplateContext(date: .distantPast, timeZone: zone("UTC"), agent: "", seed: "\($0)"))
+                })
     }
 
     /// Loosening a limit is allowed only with the explicit flag.
@@ -110,19 +124,25 @@ struct RecipeLoaderTests {
             Issue.record("loaded")
             return
         }
-        #expect(diagnostics.items.map(\.message) == ["document is 1200009 bytes, over the limit of 1048576 bytes (max document size)"])
+        #expect(
+            diagnostics.items.map(\.message) == [
+                "document is 1200009 bytes, over the limit of 1048576 bytes (max document size)"
+            ])
     }
 
     /// The fuzz entry point survives hostile and random inputs.
     @Test func fuzzEntryPoint() {
-        var inputs: [[UInt8]] = [[], [0xFF, 0xFE], Array("a: &a [*a]".utf8), Array(String(repeating: "[", count: 5000).utf8),
-            Array("agent: a\njobs: [{id: j, schedule: {cron: '* * * * *'}, steps: [{subscribe: x}]}]".utf8)]
+        var inputs: [[UInt8]] = [
+            [], [0xFF, 0xFE], Array("a: &a [*a]".utf8), Array(String(repeating: "[", count: 5000).utf8),
+            Array("agent: a\njobs: [{id: j, schedule: {cron: '* * * * *'}, steps: [{subscribe: x}]}]".utf8),
+        ]
         var state: UInt64 = 42
         for _ in 0..<200 {
             var bytes: [UInt8] = []
             for _ in 0..<64 {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
-                bytes.append(Array("agent:jobs- {}[]*&!:#\"'\n schedule cron every at steps post".utf8)[Int(state >> 58) % 58])
+                bytes.append(
+                    Array("agent:jobs- {}[]*&!:#\"'\n schedule cron every at steps post".utf8)[Int(state >> 58) % 58])
             }
             inputs.append(bytes)
         }

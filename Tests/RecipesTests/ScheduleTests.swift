@@ -26,46 +26,74 @@ struct CronTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "every minute", cron: "* * * * *", zone: "UTC", after: "2026-01-01T10:07:30Z",
+        Case(
+            name: "every minute", cron: "* * * * *", zone: "UTC", after: "2026-01-01T10:07:30Z",
             expected: ["2026-01-01T10:08:00Z", "2026-01-01T10:09:00Z"]),
-        Case(name: "weekday mornings by name", cron: "0 9 * JAN-MAR MON-FRI", zone: "UTC", after: "2026-01-02T12:00:00Z",
+        Case(
+            name: "weekday mornings by name", cron: "0 9 * JAN-MAR MON-FRI", zone: "UTC", after: "2026-01-02T12:00:00Z",
             expected: ["2026-01-05T09:00:00Z", "2026-01-06T09:00:00Z"]),
-        Case(name: "steps and lists", cron: "0,30 */6 * * *", zone: "UTC", after: "2026-01-01T06:10:00Z",
+        Case(
+            name: "steps and lists", cron: "0,30 */6 * * *", zone: "UTC", after: "2026-01-01T06:10:00Z",
             expected: ["2026-01-01T06:30:00Z", "2026-01-01T12:00:00Z"]),
-        Case(name: "day 7 is Sunday", cron: "0 0 * * 7", zone: "UTC", after: "2026-01-01T00:00:00Z",
+        Case(
+            name: "day 7 is Sunday", cron: "0 0 * * 7", zone: "UTC", after: "2026-01-01T00:00:00Z",
             expected: ["2026-01-04T00:00:00Z"]),
-        Case(name: "@daily in a zone", cron: "@daily", zone: "Europe/Berlin", after: "2026-01-01T12:00:00Z",
+        Case(
+            name: "@daily in a zone", cron: "@daily", zone: "Europe/Berlin", after: "2026-01-01T12:00:00Z",
             expected: ["2026-01-01T23:00:00Z"]),
-        Case(name: "@hourly", cron: "@hourly", zone: "UTC", after: "2026-01-01T10:00:00Z", expected: ["2026-01-01T11:00:00Z"]),
-        Case(name: "@weekly", cron: "@weekly", zone: "UTC", after: "2026-01-01T00:00:00Z", expected: ["2026-01-04T00:00:00Z"]),
-        Case(name: "@monthly", cron: "@monthly", zone: "UTC", after: "2026-01-15T00:00:00Z", expected: ["2026-02-01T00:00:00Z"]),
-        Case(name: "@annually", cron: "@annually", zone: "UTC", after: "2026-01-15T00:00:00Z", expected: ["2027-01-01T00:00:00Z"]),
+        Case(
+            name: "@hourly", cron: "@hourly", zone: "UTC", after: "2026-01-01T10:00:00Z",
+            expected: ["2026-01-01T11:00:00Z"]),
+        Case(
+            name: "@weekly", cron: "@weekly", zone: "UTC", after: "2026-01-01T00:00:00Z",
+            expected: ["2026-01-04T00:00:00Z"]),
+        Case(
+            name: "@monthly", cron: "@monthly", zone: "UTC", after: "2026-01-15T00:00:00Z",
+            expected: ["2026-02-01T00:00:00Z"]),
+        Case(
+            name: "@annually", cron: "@annually", zone: "UTC", after: "2026-01-15T00:00:00Z",
+            expected: ["2027-01-01T00:00:00Z"]),
         // DST gap, Berlin 2026-03-29 02:00 CET → 03:00 CEST: 02:30 does not exist, runs at 03:00 CEST.
-        Case(name: "Berlin gap runs after the gap", cron: "30 2 * * *", zone: "Europe/Berlin", after: "2026-03-28T12:00:00Z",
+        Case(
+            name: "Berlin gap runs after the gap", cron: "30 2 * * *", zone: "Europe/Berlin",
+            after: "2026-03-28T12:00:00Z",
             expected: ["2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"]),
-        Case(name: "Berlin gap collapses */15 into one run", cron: "*/15 * * * *", zone: "Europe/Berlin",
+        Case(
+            name: "Berlin gap collapses */15 into one run", cron: "*/15 * * * *", zone: "Europe/Berlin",
             after: "2026-03-29T00:50:00Z", expected: ["2026-03-29T01:00:00Z", "2026-03-29T01:15:00Z"]),
         // DST repeat, Berlin 2026-10-25 03:00 CEST → 02:00 CET: 02:30 happens twice, runs on the first.
-        Case(name: "Berlin repeat runs once, first", cron: "30 2 * * *", zone: "Europe/Berlin", after: "2026-10-24T12:00:00Z",
+        Case(
+            name: "Berlin repeat runs once, first", cron: "30 2 * * *", zone: "Europe/Berlin",
+            after: "2026-10-24T12:00:00Z",
             expected: ["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"]),
-        Case(name: "Berlin repeat skips the second pass", cron: "*/30 * * * *", zone: "Europe/Berlin",
+        Case(
+            name: "Berlin repeat skips the second pass", cron: "*/30 * * * *", zone: "Europe/Berlin",
             after: "2026-10-25T00:45:00Z", expected: ["2026-10-25T02:00:00Z"]),
-        Case(name: "New York gap", cron: "30 2 * * *", zone: "America/New_York", after: "2026-03-07T12:00:00Z",
+        Case(
+            name: "New York gap", cron: "30 2 * * *", zone: "America/New_York", after: "2026-03-07T12:00:00Z",
             expected: ["2026-03-08T07:00:00Z", "2026-03-09T06:30:00Z"]),
-        Case(name: "New York repeat", cron: "30 1 * * *", zone: "America/New_York", after: "2026-10-31T12:00:00Z",
+        Case(
+            name: "New York repeat", cron: "30 1 * * *", zone: "America/New_York", after: "2026-10-31T12:00:00Z",
             expected: ["2026-11-01T05:30:00Z", "2026-11-02T06:30:00Z"]),
-        Case(name: "leap day", cron: "0 12 29 2 *", zone: "UTC", after: "2026-01-01T00:00:00Z",
+        Case(
+            name: "leap day", cron: "0 12 29 2 *", zone: "UTC", after: "2026-01-01T00:00:00Z",
             expected: ["2028-02-29T12:00:00Z", "2032-02-29T12:00:00Z"]),
-        Case(name: "leap day across 2100", cron: "0 12 29 2 *", zone: "UTC", after: "2096-03-01T00:00:00Z",
+        Case(
+            name: "leap day across 2100", cron: "0 12 29 2 *", zone: "UTC", after: "2096-03-01T00:00:00Z",
             expected: ["2104-02-29T12:00:00Z"]),
-        Case(name: "dom and dow both restricted: either", cron: "0 0 13 * 5", zone: "UTC", after: "2026-02-01T00:00:00Z",
+        Case(
+            name: "dom and dow both restricted: either", cron: "0 0 13 * 5", zone: "UTC", after: "2026-02-01T00:00:00Z",
             expected: ["2026-02-06T00:00:00Z", "2026-02-13T00:00:00Z", "2026-02-20T00:00:00Z"]),
-        Case(name: "dom starting with *: both", cron: "0 0 */2 * 5", zone: "UTC", after: "2026-02-01T00:00:00Z",
+        Case(
+            name: "dom starting with *: both", cron: "0 0 */2 * 5", zone: "UTC", after: "2026-02-01T00:00:00Z",
             expected: ["2026-02-13T00:00:00Z", "2026-02-27T00:00:00Z"]),
-        Case(name: "dow wildcard: dom only", cron: "0 0 13 * *", zone: "UTC", after: "2026-02-01T00:00:00Z",
+        Case(
+            name: "dow wildcard: dom only", cron: "0 0 13 * *", zone: "UTC", after: "2026-02-01T00:00:00Z",
             expected: ["2026-02-13T00:00:00Z", "2026-03-13T00:00:00Z"]),
-        Case(name: "Feb 30 never matches", cron: "0 0 30 2 *", zone: "UTC", after: "2026-01-01T00:00:00Z", expected: []),
-        Case(name: "Apr 31 never matches", cron: "0 0 31 4 *", zone: "Europe/Berlin", after: "2026-01-01T00:00:00Z",
+        Case(
+            name: "Feb 30 never matches", cron: "0 0 30 2 *", zone: "UTC", after: "2026-01-01T00:00:00Z", expected: []),
+        Case(
+            name: "Apr 31 never matches", cron: "0 0 31 4 *", zone: "Europe/Berlin", after: "2026-01-01T00:00:00Z",
             expected: []),
     ]
 
@@ -144,7 +172,8 @@ struct TriggerTests {
 
     /// Jitter is a pure function of seed and occurrence, within 0…delay.
     @Test func jitter() throws {
-        let trigger = Trigger(schedule: .cron(try CronExpression.parse("@hourly")), timeZone: zone("UTC"), randomizedDelay: 300)
+        let trigger = Trigger(
+            schedule: .cron(try CronExpression.parse("@hourly")), timeZone: zone("UTC"), randomizedDelay: 300)
         let nominal = instant("2026-01-01T10:00:00Z")
         let first = trigger.fireDate(for: nominal, seed: "recipe/job")
         #expect(first == trigger.fireDate(for: nominal, seed: "recipe/job"))
@@ -168,7 +197,8 @@ struct TriggerTests {
         #expect(day.next(after: instant("2026-01-01T10:30:00Z")) == instant("2026-01-01T11:00:00Z"))
         let night = Trigger(schedule: hourly, timeZone: zone("UTC"), activeHours: ActiveHours.parse("22:00-02:00"))
         #expect(night.next(after: instant("2026-01-01T01:30:00Z")) == instant("2026-01-01T22:00:00Z"))
-        let never = Trigger(schedule: .cron(try CronExpression.parse("0 3 * * *")), timeZone: zone("UTC"),
+        let never = Trigger(
+            schedule: .cron(try CronExpression.parse("0 3 * * *")), timeZone: zone("UTC"),
             activeHours: ActiveHours.parse("09:00-17:00"))
         #expect(never.next(after: instant("2026-01-01T00:00:00Z")) == nil)
         #expect(ActiveHours.parse("09:00-09:00") == nil)

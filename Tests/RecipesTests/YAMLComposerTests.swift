@@ -109,7 +109,9 @@ struct YAMLComposerTests {
     @Test func tags() throws {
         let root = try #require(try compose("a: !!str 12\n"))
         #expect(root.mapping?[0].value.tag == YAMLComposer.Tags.str)
-        #expect(error("a: !!python/object:os.system x\n") == .unsupportedTag(tag: "!!python/object:os.system", at: Mark(line: 1, column: 4)))
+        #expect(
+            error("a: !!python/object:os.system x\n")
+                == .unsupportedTag(tag: "!!python/object:os.system", at: Mark(line: 1, column: 4)))
         #expect(error("a: !custom x\n") == .unsupportedTag(tag: "!custom", at: Mark(line: 1, column: 4)))
     }
 

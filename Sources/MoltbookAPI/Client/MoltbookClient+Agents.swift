@@ -23,13 +23,15 @@ extension MoltbookClient {
         guard let text = (response.value["status"] ?? response.value["data"]?["status"])?.string else {
             throw shapeError("GET /agents/status", "status", response)
         }
-        let state: AgentStatus.State = switch text {
-        case "pending_claim": .pendingClaim
-        case "claimed": .claimed
-        default: .other(text)
-        }
-        let status = AgentStatus(state: state, message: response.message,
-                                 agentName: response.value["agent"]?["name"]?.string)
+        let state: AgentStatus.State =
+            switch text {
+            case "pending_claim": .pendingClaim
+            case "claimed": .claimed
+            default: .other(text)
+            }
+        let status = AgentStatus(
+            state: state, message: response.message,
+            agentName: response.value["agent"]?["name"]?.string)
         return response.map { _ in status }
     }
 

@@ -38,18 +38,21 @@ extension MoltbookClient {
     public func uploadAvatar(_ image: Data) async throws(APIError) -> MoltbookResponse<JSONValue> {
         let endpoint = "POST /agents/me/avatar"
         guard let type = ImageType.sniff(image) else {
-            throw APIError(code: .invalidRequest, message: "the avatar must be a JPEG, PNG, GIF or WebP image",
-                           endpoint: endpoint)
+            throw APIError(
+                code: .invalidRequest, message: "the avatar must be a JPEG, PNG, GIF or WebP image",
+                endpoint: endpoint)
         }
         guard image.count <= Self.maxAvatarBytes else {
-            throw APIError(code: .payloadTooLarge,
-                           message: "the avatar is \(image.count) bytes; Moltbook accepts at most \(Self.maxAvatarBytes)",
-                           endpoint: endpoint)
+            throw APIError(
+                code: .payloadTooLarge,
+                message: "the avatar is \(image.count) bytes; Moltbook accepts at most \(Self.maxAvatarBytes)",
+                endpoint: endpoint)
         }
         let boundary = "moltipass-" + UUID().uuidString
         var body = Data()
         body.append(Data("--\(boundary)\r\n".utf8))
-        body.append(Data("Content-Disposition: form-data; name=\"file\"; filename=\"avatar.\(type.fileExtension)\"\r\n".utf8))
+        body.append(
+            Data("Content-Disposition: form-data; name=\"file\"; filename=\"avatar.\(type.fileExtension)\"\r\n".utf8))
         body.append(Data("Content-Type: \(type.rawValue)\r\n\r\n".utf8))
         body.append(image)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))

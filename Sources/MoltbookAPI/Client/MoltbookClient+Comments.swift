@@ -10,9 +10,10 @@ extension MoltbookClient {
             throw APIError(code: .invalidRequest, message: "a comment needs content", endpoint: endpoint)
         }
         guard content.count <= Self.maxCommentLength else {
-            throw APIError(code: .invalidRequest,
-                           message: "the comment has \(content.count) characters; the limit is \(Self.maxCommentLength)",
-                           endpoint: endpoint)
+            throw APIError(
+                code: .invalidRequest,
+                message: "the comment has \(content.count) characters; the limit is \(Self.maxCommentLength)",
+                endpoint: endpoint)
         }
         var body: [String: JSONValue] = ["content": .string(content)]
         if let parentID { body["parent_id"] = .string(parentID) }

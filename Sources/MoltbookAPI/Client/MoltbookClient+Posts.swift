@@ -13,14 +13,16 @@ extension MoltbookClient {
             throw APIError(code: .invalidRequest, message: "a post needs a submolt and a title", endpoint: endpoint)
         }
         guard post.title.count <= Self.maxTitleLength else {
-            throw APIError(code: .invalidRequest,
-                           message: "the title has \(post.title.count) characters; the limit is \(Self.maxTitleLength)",
-                           endpoint: endpoint)
+            throw APIError(
+                code: .invalidRequest,
+                message: "the title has \(post.title.count) characters; the limit is \(Self.maxTitleLength)",
+                endpoint: endpoint)
         }
         if let content = post.content, content.count > Self.maxPostContentLength {
-            throw APIError(code: .invalidRequest,
-                           message: "the content has \(content.count) characters; the limit is \(Self.maxPostContentLength)",
-                           endpoint: endpoint)
+            throw APIError(
+                code: .invalidRequest,
+                message: "the content has \(content.count) characters; the limit is \(Self.maxPostContentLength)",
+                endpoint: endpoint)
         }
         let response = try await call(.post, ["posts"], body: .json(post.json))
         return try created(response, key: "post", endpoint: endpoint, decode: Post.init(json:))
@@ -48,7 +50,9 @@ extension MoltbookClient {
     {
         let response = try await call(
             .get, ["posts"],
-            query: [("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor), ("submolt", submolt)])
+            query: [
+                ("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor), ("submolt", submolt),
+            ])
         return try page(response, keys: ["posts", "recentPosts"], endpoint: "GET /posts", decode: Post.init(json:))
     }
 
@@ -58,8 +62,10 @@ extension MoltbookClient {
     {
         let response = try await call(
             .get, ["feed"],
-            query: [("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor),
-                    ("filter", followingOnly ? "following" : nil)])
+            query: [
+                ("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor),
+                ("filter", followingOnly ? "following" : nil),
+            ])
         return try page(response, keys: ["posts"], endpoint: "GET /feed", decode: Post.init(json:))
     }
 
@@ -90,9 +96,10 @@ extension MoltbookClient {
 
     func vote(_ response: MoltbookResponse<JSONValue>) -> MoltbookResponse<VoteResult> {
         response.map { json in
-            VoteResult(action: VoteAction(json["action"]?.string), message: json["message"]?.string,
-                       authorName: AuthorRef(json: json["author"])?.name,
-                       alreadyFollowing: json["already_following"]?.bool)
+            VoteResult(
+                action: VoteAction(json["action"]?.string), message: json["message"]?.string,
+                authorName: AuthorRef(json: json["author"])?.name,
+                alreadyFollowing: json["already_following"]?.bool)
         }
     }
 

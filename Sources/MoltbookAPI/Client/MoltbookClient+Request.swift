@@ -36,8 +36,9 @@ extension MoltbookClient {
             }
             // Pinning, checked again at the last moment: the key goes to the base URL's host only.
             guard url.host?.lowercased() == baseURL.host?.lowercased() else {
-                throw APIError(code: .invalidRequest, message: "refusing to send the key to another host",
-                               endpoint: endpoint)
+                throw APIError(
+                    code: .invalidRequest, message: "refusing to send the key to another host",
+                    endpoint: endpoint)
             }
             apiKey.withRawValue { headers.add(name: "Authorization", value: "Bearer \($0)") }
         }
@@ -49,8 +50,9 @@ extension MoltbookClient {
             logger.warning("request failed", metadata: logMetadata(endpoint, extra: ["error": "\(error)"]))
             throw APIError(code: .transport, message: error.description, endpoint: endpoint, transport: error)
         } catch {
-            throw APIError(code: .transport, message: "transport failed: \(error)", endpoint: endpoint,
-                           transport: .other(code: 0, detail: "\(error)", requestSent: true))
+            throw APIError(
+                code: .transport, message: "transport failed: \(error)", endpoint: endpoint,
+                transport: .other(code: 0, detail: "\(error)", requestSent: true))
         }
         logger.debug("request", metadata: logMetadata(endpoint, extra: ["status": "\(response.status)"]))
         return try interpret(response, endpoint: endpoint)
@@ -69,16 +71,19 @@ extension MoltbookClient {
         }
         let failed = json?["success"]?.bool == false
         guard (200...299).contains(response.status), !failed else {
-            throw APIError.classify(status: response.status, json: json, rawBody: response.body, endpoint: endpoint,
-                                    rateLimit: hint)
+            throw APIError.classify(
+                status: response.status, json: json, rawBody: response.body, endpoint: endpoint,
+                rateLimit: hint)
         }
         guard let json else {
-            throw APIError(code: .undecodable, message: "the response is not JSON", endpoint: endpoint,
-                           status: response.status, rateLimit: hint,
-                           bodyExcerpt: String(decoding: response.body.prefix(4096), as: UTF8.self))
+            throw APIError(
+                code: .undecodable, message: "the response is not JSON", endpoint: endpoint,
+                status: response.status, rateLimit: hint,
+                bodyExcerpt: String(decoding: response.body.prefix(4096), as: UTF8.self))
         }
-        return MoltbookResponse(value: json, status: response.status, rateLimit: hint,
-                                message: json["message"]?.string)
+        return MoltbookResponse(
+            value: json, status: response.status, rateLimit: hint,
+            message: json["message"]?.string)
     }
 
     func makeURL(_ segments: [String], query: [(String, String?)]) -> URL {
@@ -89,10 +94,12 @@ extension MoltbookClient {
         }
         let items = query.compactMap { name, value in value.map { (name, $0) } }
         if !items.isEmpty {
-            text += "?" + items.map { name, value in
-                let encoded = value.addingPercentEncoding(withAllowedCharacters: .moltbookPathSegment) ?? ""
-                return "\(name)=\(encoded)"
-            }.joined(separator: "&")
+            text +=
+                "?"
+                + items.map { name, value in
+                    let encoded = value.addingPercentEncoding(withAllowedCharacters: .moltbookPathSegment) ?? ""
+                    return "\(name)=\(encoded)"
+                }.joined(separator: "&")
         }
         return URL(string: text)!
     }
@@ -105,9 +112,10 @@ extension MoltbookClient {
 
     /// An error for a 2xx whose JSON lacks the expected payload.
     func shapeError(_ endpoint: String, _ what: String, _ response: MoltbookResponse<JSONValue>) -> APIError {
-        APIError(code: .undecodable, message: "the response has no \(what)", endpoint: endpoint,
-                 status: response.status, rateLimit: response.rateLimit,
-                 bodyExcerpt: String(decoding: response.value.encoded().prefix(512), as: UTF8.self))
+        APIError(
+            code: .undecodable, message: "the response has no \(what)", endpoint: endpoint,
+            status: response.status, rateLimit: response.rateLimit,
+            bodyExcerpt: String(decoding: response.value.encoded().prefix(512), as: UTF8.self))
     }
 }
 

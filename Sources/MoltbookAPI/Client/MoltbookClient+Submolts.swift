@@ -47,7 +47,8 @@ extension MoltbookClient {
         let response = try await call(
             .get, ["search"],
             query: [("q", query), ("type", type.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor)])
-        return try page(response, keys: ["results", "posts"], endpoint: "GET /search", decode: SearchResult.init(json:))
+        return try page(
+            response, keys: ["results", "posts"], endpoint: "GET /search", decode: SearchResult.init(json:))
     }
 
     /// `POST /verify`. A wrong answer returns `.incorrect`; 404/409/410 throw (`notFound`,
@@ -59,13 +60,15 @@ extension MoltbookClient {
                 .post, ["verify"],
                 body: .json(.object(["verification_code": .string(code), "answer": .string(answer)])))
             return response.map { json in
-                .verified(contentType: json["content_type"]?.string, contentID: json["content_id"]?.string,
-                          message: json["message"]?.string)
+                .verified(
+                    contentType: json["content_type"]?.string, contentID: json["content_id"]?.string,
+                    message: json["message"]?.string)
             }
-        } catch where error.code == .badRequest && (error.serverError ?? "").lowercased().contains("incorrect") {
+        } catch  where error.code == .badRequest && (error.serverError ?? "").lowercased().contains("incorrect") {
             let outcome = VerificationOutcome.incorrect(contentType: nil, contentID: nil, hint: error.serverHint)
-            return MoltbookResponse(value: outcome, status: error.status ?? 400, rateLimit: error.rateLimit,
-                                    message: error.serverError)
+            return MoltbookResponse(
+                value: outcome, status: error.status ?? 400, rateLimit: error.rateLimit,
+                message: error.serverError)
         }
     }
 }

@@ -46,8 +46,9 @@ public struct MoltbookClient: Sendable {
     /// Refuses any base URL other than the Moltbook host over HTTPS, or loopback when allowed.
     public static func validate(baseURL: URL, allowLoopback: Bool) throws(APIError) {
         func refuse(_ why: String) -> APIError {
-            APIError(code: .invalidRequest, message: "base URL \(baseURL.absoluteString) refused: \(why)",
-                     endpoint: "configuration")
+            APIError(
+                code: .invalidRequest, message: "base URL \(baseURL.absoluteString) refused: \(why)",
+                endpoint: "configuration")
         }
         guard let host = baseURL.host?.lowercased(), let scheme = baseURL.scheme?.lowercased() else {
             throw refuse("not an absolute URL")

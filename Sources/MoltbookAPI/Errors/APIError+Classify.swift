@@ -11,9 +11,10 @@ extension APIError {
         let lowered = text.lowercased()
         let excerpt = json == nil ? String(decoding: rawBody.prefix(4096), as: UTF8.self) : nil
         func make(_ code: Code, _ message: String, suspension: Double? = nil) -> APIError {
-            APIError(code: code, message: message, endpoint: endpoint, status: status, serverError: serverError,
-                     serverHint: serverHint, rateLimit: rateLimit, suspensionRemaining: suspension,
-                     bodyExcerpt: excerpt)
+            APIError(
+                code: code, message: message, endpoint: endpoint, status: status, serverError: serverError,
+                serverHint: serverHint, rateLimit: rateLimit, suspensionRemaining: suspension,
+                bodyExcerpt: excerpt)
         }
         let said = serverError.map { ": \($0)" } ?? ""
         if lowered.contains("suspend") {
@@ -24,8 +25,9 @@ extension APIError {
             return make(.rateLimited, "rate limited\(said)")
         case 401:
             if lowered.contains("invalid api key") || lowered.contains("invalid key") {
-                return make(.invalidKey,
-                            "the API key was rejected; check it with `moltipass keys verify` or rotate it on the dashboard")
+                return make(
+                    .invalidKey,
+                    "the API key was rejected; check it with `moltipass keys verify` or rotate it on the dashboard")
             }
             return make(.authenticationRequired, "authentication failed\(said)")
         case 403:

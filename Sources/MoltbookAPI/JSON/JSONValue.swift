@@ -95,8 +95,10 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .bool(let value): value
         case .number(let value): value != 0
-        case .string(let value): ["true", "1", "yes"].contains(value.lowercased()) ? true
-            : (["false", "0", "no"].contains(value.lowercased()) ? false : nil)
+        case .string(let value):
+            ["true", "1", "yes"].contains(value.lowercased())
+                ? true
+                : (["false", "0", "no"].contains(value.lowercased()) ? false : nil)
         default: nil
         }
     }

@@ -36,14 +36,17 @@ public enum MoltbookDate {
             guard range.upperBound <= scalars.count else { return nil }
             var value = 0
             for index in range {
-                guard let digit = scalars[index].properties.numericType != nil
-                    ? Int(String(scalars[index])) : nil else { return nil }
+                guard
+                    let digit = scalars[index].properties.numericType != nil
+                        ? Int(String(scalars[index])) : nil
+                else { return nil }
                 value = value * 10 + digit
             }
             return value
         }
-        guard scalars.count >= 19, scalars[4] == "-", scalars[7] == "-", scalars[10] == "T" || scalars[10] == " "
-            || scalars[10] == "t", scalars[13] == ":", scalars[16] == ":",
+        guard scalars.count >= 19, scalars[4] == "-", scalars[7] == "-",
+            scalars[10] == "T" || scalars[10] == " "
+                || scalars[10] == "t", scalars[13] == ":", scalars[16] == ":",
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61

@@ -38,8 +38,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     func perform(on easy: CurlEasy, share: CurlShare) -> Outcome {
         guard let handle = easy.handle else {
-            return Outcome(result: .failure(.other(code: 0, detail: "curl_easy_init failed", requestSent: false)),
-                           newConnections: 0)
+            return Outcome(
+                result: .failure(.other(code: 0, detail: "curl_easy_init failed", requestSent: false)),
+                newConnections: 0)
         }
         curl_easy_reset(handle)
         // libcurl keeps these pointers for the whole transfer: they must be stable allocations,
@@ -59,7 +60,8 @@ final class CurlTransfer: @unchecked Sendable {
         for line in headerLines { list = curl_slist_append(list, line) }
 
         let timeout = request.timeout ?? configuration.totalTimeout
-        let allowHTTP = configuration.policy.allowInsecureLoopback
+        let allowHTTP =
+            configuration.policy.allowInsecureLoopback
             && request.url.scheme?.lowercased() == "http"
             && URLPolicy.isLoopback(host: request.url.host ?? "")
         var setup = CURLE_OK
@@ -86,8 +88,11 @@ final class CurlTransfer: @unchecked Sendable {
         set(ccurl_abort_on_flag(handle, abortFlag))
         set(configureMethod(handle))
         guard setup == CURLE_OK else {
-            return Outcome(result: .failure(.other(code: Int(setup.rawValue), detail: Self.message(setup),
-                                                   requestSent: false)), newConnections: 0)
+            return Outcome(
+                result: .failure(
+                    .other(
+                        code: Int(setup.rawValue), detail: Self.message(setup),
+                        requestSent: false)), newConnections: 0)
         }
 
         let code = curl_easy_perform(handle)
@@ -97,14 +102,16 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_getinfo_long(handle, CURLINFO_REQUEST_SIZE, &requestSize)
         let sent = requestSize > 0
         guard code == CURLE_OK else {
-            let error = Self.error(for: code, requestSent: sent, overflow: body.pointee.overflowed != 0,
-                                   limit: configuration.maxResponseBytes)
+            let error = Self.error(
+                for: code, requestSent: sent, overflow: body.pointee.overflowed != 0,
+                limit: configuration.maxResponseBytes)
             return Outcome(result: .failure(error), newConnections: connects)
         }
         var status = 0
         ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         let bodyData = body.pointee.length > 0 ? Data(bytes: body.pointee.data, count: body.pointee.length) : Data()
-        let headerData = headers.pointee.length > 0
+        let headerData =
+            headers.pointee.length > 0
             ? Data(bytes: headers.pointee.data, count: headers.pointee.length) : Data()
         let response = HTTPResponse(status: status, headers: Self.parseHeaders(headerData), body: bodyData)
         return Outcome(result: .success(response), newConnections: connects)
@@ -120,8 +127,10 @@ final class CurlTransfer: @unchecked Sendable {
             if code != CURLE_OK { return code }
             code = body.withUnsafeBytes { raw in
                 // COPYPOSTFIELDS copies the bytes, so the Data may go away after this call.
-                ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS,
-                                     UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)))
+                ccurl_setopt_pointer(
+                    handle, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(
+                        mutating: raw.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)))
             }
             if code != CURLE_OK { return code }
             if request.method != .post {

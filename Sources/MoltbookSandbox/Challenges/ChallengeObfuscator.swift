@@ -63,7 +63,8 @@ struct ChallengeObfuscator {
         for (index, token) in tokens.enumerated() {
             let insideNumber = token.isNumber && index > 0 && tokens[index - 1].isNumber
             if !insideNumber, index > 0, inserted < 3, random.chance(0.2) {
-                let word = random.chance(0.8) ? random.pick(ChallengeTemplate.fillers) : random.pick(ChallengeTemplate.junk)
+                let word =
+                    random.chance(0.8) ? random.pick(ChallengeTemplate.fillers) : random.pick(ChallengeTemplate.junk)
                 out.append(ChallengeToken(text: word, isNumber: false))
                 inserted += 1
             }

@@ -10,7 +10,9 @@ extension RecipeDecoder {
         guard let path = string(node, what: "content_file") else { return nil }
         let resolved = resolve(path)
         guard let bytes = readFile(resolved) else {
-            error(node.mark, code: "file", "cannot read content_file `\(path)`", expected: "a readable file relative to the recipe")
+            error(
+                node.mark, code: "file", "cannot read content_file `\(path)`",
+                expected: "a readable file relative to the recipe")
             return nil
         }
         guard UTF8Check.firstInvalidByte(in: bytes) == nil else {
@@ -19,9 +21,11 @@ extension RecipeDecoder {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         do {
-            return try Template.parse(text, at: node.mark, scope: Template.Scope(environment: environment, hasTarget: false))
+            return try Template.parse(
+                text, at: node.mark, scope: Template.Scope(environment: environment, hasTarget: false))
         } catch {
-            self.error(node.mark, code: "template", "in content_file `\(path)`: \(error.message)", expected: error.expected,
+            self.error(
+                node.mark, code: "template", "in content_file `\(path)`: \(error.message)", expected: error.expected,
                 suggestion: error.suggestion)
             return nil
         }
@@ -33,7 +37,9 @@ extension RecipeDecoder {
         guard let path = string(node, what: "queue") else { return nil }
         let resolved = resolve(path)
         guard let bytes = readFile(resolved) else {
-            error(node.mark, code: "file", "cannot read queue `\(path)`", expected: "a readable YAML file relative to the recipe")
+            error(
+                node.mark, code: "file", "cannot read queue `\(path)`",
+                expected: "a readable YAML file relative to the recipe")
             return nil
         }
         let queueDecoder = RecipeDecoder(file: resolved, source: bytes, directory: directory, readFile: { _ in nil })
@@ -47,17 +53,23 @@ extension RecipeDecoder {
             return nil
         }
         guard let root, let items = queueDecoder.list(root, what: "the queue", nonEmpty: true) else {
-            if root == nil { queueDecoder.error(.start, code: "empty", "the queue is empty", expected: "a list of posts") }
+            if root == nil {
+                queueDecoder.error(.start, code: "empty", "the queue is empty", expected: "a list of posts")
+            }
             return nil
         }
         var queued: [QueueItem] = []
         for item in items {
-            guard let fields = queueDecoder.mapping(item, allowed: ["title", "content", "url"], required: ["title"],
-                what: "a queue item")
+            guard
+                let fields = queueDecoder.mapping(
+                    item, allowed: ["title", "content", "url"], required: ["title"],
+                    what: "a queue item")
             else { continue }
             guard let title = fields["title"].flatMap({ queueDecoder.template($0, what: "title", hasTarget: false) })
             else { continue }
-            let content = fields["content"].flatMap { queueDecoder.template($0, what: "content", hasTarget: false, allowEmpty: true) }
+            let content = fields["content"].flatMap {
+                queueDecoder.template($0, what: "content", hasTarget: false, allowEmpty: true)
+            }
             let url = fields["url"].flatMap { queueDecoder.template($0, what: "url", hasTarget: false) }
             queued.append(QueueItem(title: title, content: content, url: url, mark: item.mark))
         }

@@ -5,19 +5,22 @@ extension RecipeDecoder {
     /// non-scalar keys. Nil if `node` is not a mapping.
     func mapping(_ node: YAMLNode, allowed: [String], required: [String] = [], what: String) -> [String: YAMLNode]? {
         guard let pairs = node.mapping else {
-            error(node.mark, code: "type", "\(what) is \(node.kindDescription)",
+            error(
+                node.mark, code: "type", "\(what) is \(node.kindDescription)",
                 expected: "a mapping with keys " + allowed.map { "`\($0)`" }.joined(separator: ", "))
             return nil
         }
         var fields: [String: YAMLNode] = [:]
         for pair in pairs {
             guard let key = pair.key.scalar else {
-                error(pair.key.mark, code: "type", "a key in \(what) is \(pair.key.kindDescription)",
+                error(
+                    pair.key.mark, code: "type", "a key in \(what) is \(pair.key.kindDescription)",
                     expected: "a plain word as key")
                 continue
             }
             guard allowed.contains(key) else {
-                error(pair.key.mark, code: "unknown-key", "unknown key `\(key)` in \(what)",
+                error(
+                    pair.key.mark, code: "unknown-key", "unknown key `\(key)` in \(what)",
                     expected: "one of " + allowed.map { "`\($0)`" }.joined(separator: ", "),
                     suggestion: Suggest.closest(to: key, among: allowed))
                 continue
@@ -46,7 +49,8 @@ extension RecipeDecoder {
     func name(_ node: YAMLNode, what: String) -> Located<String>? {
         guard let text = string(node, what: what) else { return nil }
         guard text.range(of: "^[A-Za-z0-9_.-]{1,64}$", options: .regularExpression) != nil else {
-            error(node.mark, code: "value", "\(what) `\(text)` has characters outside letters, digits, `_`, `-`, `.`",
+            error(
+                node.mark, code: "value", "\(what) `\(text)` has characters outside letters, digits, `_`, `-`, `.`",
                 expected: "1–64 of A–Z a–z 0–9 _ - .")
             return nil
         }
@@ -55,12 +59,14 @@ extension RecipeDecoder {
 
     func integer(_ node: YAMLNode, in range: ClosedRange<Int>, what: String) -> Int? {
         guard let text = node.scalar, node.scalarStyle == .plain, let value = Int(text) else {
-            error(node.mark, code: "type", "\(what) is \(node.scalar.map { "`\($0)`" } ?? node.kindDescription)",
+            error(
+                node.mark, code: "type", "\(what) is \(node.scalar.map { "`\($0)`" } ?? node.kindDescription)",
                 expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
         guard range.contains(value) else {
-            error(node.mark, code: "value", "\(what) \(value) is out of range",
+            error(
+                node.mark, code: "value", "\(what) \(value) is out of range",
                 expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
@@ -72,7 +78,8 @@ extension RecipeDecoder {
         case "true", "True", "TRUE": return true
         case "false", "False", "FALSE": return false
         default:
-            error(node.mark, code: "type", "\(what) is \(node.scalar.map { "`\($0)`" } ?? node.kindDescription)",
+            error(
+                node.mark, code: "type", "\(what) is \(node.scalar.map { "`\($0)`" } ?? node.kindDescription)",
                 expected: "true or false")
             return nil
         }
@@ -84,7 +91,8 @@ extension RecipeDecoder {
         do {
             return try DurationText.seconds(text)
         } catch {
-            self.error(mark(ofOffset: error.offset, in: node), code: "value", "\(what) `\(text)`: \(error.message)",
+            self.error(
+                mark(ofOffset: error.offset, in: node), code: "value", "\(what) `\(text)`: \(error.message)",
                 expected: "a duration like 90s, 15m, 2h, 1d or 1h30m")
             return nil
         }
@@ -112,7 +120,9 @@ extension RecipeDecoder {
     func zone(_ node: YAMLNode) -> TimeZone? {
         guard let text = string(node, what: "time_zone") else { return nil }
         if (text.contains("/") || text == "UTC"), let zone = TimeZone(identifier: text) { return zone }
-        error(node.mark, code: "value", "unknown time zone `\(text)`", expected: "an IANA zone name like Europe/Berlin or UTC",
+        error(
+            node.mark, code: "value", "unknown time zone `\(text)`",
+            expected: "an IANA zone name like Europe/Berlin or UTC",
             suggestion: Suggest.closest(to: text, among: TimeZone.knownTimeZoneIdentifiers))
         return nil
     }
@@ -121,9 +131,11 @@ extension RecipeDecoder {
     func template(_ node: YAMLNode, what: String, hasTarget: Bool, allowEmpty: Bool = false) -> Template? {
         guard let text = string(node, what: what, allowEmpty: allowEmpty) else { return nil }
         do {
-            return try Template.parse(text, at: node.mark, scope: Template.Scope(environment: environment, hasTarget: hasTarget))
+            return try Template.parse(
+                text, at: node.mark, scope: Template.Scope(environment: environment, hasTarget: hasTarget))
         } catch {
-            self.error(mark(ofOffset: error.offset, in: node), code: "template", "in \(what): \(error.message)",
+            self.error(
+                mark(ofOffset: error.offset, in: node), code: "template", "in \(what): \(error.message)",
                 expected: error.expected, suggestion: error.suggestion)
             return nil
         }
@@ -136,7 +148,8 @@ extension RecipeDecoder {
             _ = try NSRegularExpression(pattern: text)
             return Located(text, at: node.mark)
         } catch {
-            self.error(node.mark, code: "value", "\(what) `\(text)` is not a valid regular expression",
+            self.error(
+                node.mark, code: "value", "\(what) `\(text)` is not a valid regular expression",
                 expected: "an ICU regular expression, e.g. (?i)release|changelog")
             return nil
         }

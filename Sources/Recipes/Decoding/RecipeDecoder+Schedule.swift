@@ -1,14 +1,18 @@
 import Foundation
 
 extension RecipeDecoder {
-    static let scheduleKeys = ["cron", "every", "at", "start", "time_zone", "randomized_delay", "active_hours", "missed"]
+    static let scheduleKeys = [
+        "cron", "every", "at", "start", "time_zone", "randomized_delay", "active_hours", "missed",
+    ]
 
     func decodeSchedule(_ node: YAMLNode) -> Trigger? {
         guard let fields = mapping(node, allowed: Self.scheduleKeys, what: "the schedule") else { return nil }
         let kinds = ["cron", "every", "at"].filter { fields[$0] != nil }
         guard kinds.count == 1 else {
-            error(node.mark, code: kinds.isEmpty ? "missing-key" : "conflict",
-                kinds.isEmpty ? "the schedule has no `cron`, `every` or `at`"
+            error(
+                node.mark, code: kinds.isEmpty ? "missing-key" : "conflict",
+                kinds.isEmpty
+                    ? "the schedule has no `cron`, `every` or `at`"
                     : "the schedule has both " + kinds.map { "`\($0)`" }.joined(separator: " and "),
                 expected: "exactly one of `cron:`, `every:` or `at:`")
             return nil
@@ -19,7 +23,8 @@ extension RecipeDecoder {
             do {
                 schedule = .cron(try CronExpression.parse(text))
             } catch {
-                self.error(mark(ofOffset: error.offset, in: cronNode), code: "schedule", error.message,
+                self.error(
+                    mark(ofOffset: error.offset, in: cronNode), code: "schedule", error.message,
                     expected: error.expected, suggestion: error.suggestion)
             }
         }
@@ -31,7 +36,9 @@ extension RecipeDecoder {
             schedule = .every(seconds: seconds, origin: origin)
         }
         if let startNode = fields["start"], fields["every"] == nil {
-            error(startNode.mark, code: "conflict", "`start` only applies to `every`", expected: "`start:` next to `every:`")
+            error(
+                startNode.mark, code: "conflict", "`start` only applies to `every`",
+                expected: "`start:` next to `every:`")
         }
         if let atNode = fields["at"], let instant = instant(atNode, zone: zone, what: "at") {
             schedule = .at(instant)
@@ -41,7 +48,8 @@ extension RecipeDecoder {
         if let hoursNode = fields["active_hours"], let text = string(hoursNode, what: "active_hours") {
             window = ActiveHours.parse(text)
             if window == nil {
-                error(hoursNode.mark, code: "value", "active_hours `\(text)` is not a time window",
+                error(
+                    hoursNode.mark, code: "value", "active_hours `\(text)` is not a time window",
                     expected: "HH:MM-HH:MM on a 24-hour clock, start and end different, e.g. 08:00-22:00")
             }
         }
@@ -54,18 +62,24 @@ extension RecipeDecoder {
         let expected = "`skip`, `run_once_within: DURATION` or `catch_up: COUNT`"
         if let text = node.scalar, !node.isNull {
             if text == "skip" { return .skip }
-            error(node.mark, code: "value", "unknown missed-run policy `\(text)`", expected: expected,
+            error(
+                node.mark, code: "value", "unknown missed-run policy `\(text)`", expected: expected,
                 suggestion: Suggest.closest(to: text, among: ["skip", "run_once_within", "catch_up"]))
             return nil
         }
-        guard let fields = mapping(node, allowed: ["run_once_within", "catch_up"], what: "missed"), fields.count == 1 else {
-            if node.mapping != nil { error(node.mark, code: "value", "missed needs exactly one policy", expected: expected) }
+        guard let fields = mapping(node, allowed: ["run_once_within", "catch_up"], what: "missed"), fields.count == 1
+        else {
+            if node.mapping != nil {
+                error(node.mark, code: "value", "missed needs exactly one policy", expected: expected)
+            }
             return nil
         }
         if let within = fields["run_once_within"] {
             return duration(within, what: "run_once_within").map { .runOnce(within: $0) }
         }
-        if let count = fields["catch_up"] { return integer(count, in: 1...100, what: "catch_up").map { .catchUp(max: $0) } }
+        if let count = fields["catch_up"] {
+            return integer(count, in: 1...100, what: "catch_up").map { .catchUp(max: $0) }
+        }
         return nil
     }
 
@@ -76,7 +90,8 @@ extension RecipeDecoder {
         guard let regex = try? NSRegularExpression(pattern: pattern),
             let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
         else {
-            error(node.mark, code: "value", "\(what) `\(text)` is not a date and time",
+            error(
+                node.mark, code: "value", "\(what) `\(text)` is not a date and time",
                 expected: "ISO 8601 like 2026-03-01T09:00:00+01:00, or 2026-03-01 09:00 in the recipe's zone")
             return nil
         }
@@ -85,11 +100,15 @@ extension RecipeDecoder {
             return String(text[range])
         }
         let numbers = (1...6).map { group($0).flatMap { Int($0) } ?? 0 }
-        let (year, month, day, hour, minute, second) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        let (year, month, day, hour, minute, second) = (
+            numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5]
+        )
         guard (1...12).contains(month), (1...CivilTime.daysInMonth(year: year, month: month)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else {
-            error(node.mark, code: "value", "\(what) `\(text)` is not a real date and time", expected: "a valid calendar date")
+            error(
+                node.mark, code: "value", "\(what) `\(text)` is not a real date and time",
+                expected: "a valid calendar date")
             return nil
         }
         let wall = CivilTime.wallSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -112,12 +131,15 @@ extension RecipeDecoder {
     func decodeLimits(_ node: YAMLNode) -> LimitOverrides {
         var overrides = LimitOverrides()
         guard let fields = mapping(node, allowed: Self.limitKeys, what: "limits") else { return overrides }
-        if let flag = fields["i_know_the_server_limits"] { overrides.loosen = boolean(flag, what: "i_know_the_server_limits") ?? false }
+        if let flag = fields["i_know_the_server_limits"] {
+            overrides.loosen = boolean(flag, what: "i_know_the_server_limits") ?? false
+        }
         let server = LimitProfile.standard
         func interval(_ key: String, _ serverValue: Int) -> Located<Int>? {
             guard let node = fields[key], let value = duration(node, what: key) else { return nil }
             if value < serverValue && !overrides.loosen {
-                error(node.mark, code: "limit",
+                error(
+                    node.mark, code: "limit",
                     "\(key) \(DurationText.format(value)) is looser than the server limit \(DurationText.format(serverValue))",
                     expected: "at least \(DurationText.format(serverValue)), or `i_know_the_server_limits: true`")
             }
@@ -126,7 +148,8 @@ extension RecipeDecoder {
         func count(_ key: String, _ serverValue: Int) -> Located<Int>? {
             guard let node = fields[key], let value = integer(node, in: 1...10_000, what: key) else { return nil }
             if value > serverValue && !overrides.loosen {
-                error(node.mark, code: "limit", "\(key) \(value) is looser than the server limit \(serverValue)",
+                error(
+                    node.mark, code: "limit", "\(key) \(value) is looser than the server limit \(serverValue)",
                     expected: "at most \(serverValue), or `i_know_the_server_limits: true`")
             }
             return Located(value, at: node.mark)

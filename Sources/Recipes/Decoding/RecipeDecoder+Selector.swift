@@ -18,27 +18,32 @@ extension RecipeDecoder {
                 if let submolt = fields["submolt"] {
                     source = name(submolt, what: "submolt").map { .submolt($0.value) }
                 } else {
-                    error(sourceNode.mark, code: "missing-key", "source `submolt` needs `submolt:`",
+                    error(
+                        sourceNode.mark, code: "missing-key", "source `submolt` needs `submolt:`",
                         expected: "`submolt: NAME` in the selector")
                 }
             case "search":
                 if let query = fields["query"] {
                     source = string(query, what: "query").map { .search(query: $0) }
                 } else {
-                    error(sourceNode.mark, code: "missing-key", "source `search` needs `query:`",
+                    error(
+                        sourceNode.mark, code: "missing-key", "source `search` needs `query:`",
                         expected: "`query: TEXT` in the selector")
                 }
             default:
-                error(sourceNode.mark, code: "value", "unknown source `\(text)`",
+                error(
+                    sourceNode.mark, code: "value", "unknown source `\(text)`",
                     expected: "one of " + Self.sources.joined(separator: ", "),
                     suggestion: Suggest.closest(to: text, among: Self.sources))
             }
             if text != "submolt", let submolt = fields["submolt"] {
-                error(submolt.mark, code: "conflict", "`submolt` only applies to source `submolt`",
+                error(
+                    submolt.mark, code: "conflict", "`submolt` only applies to source `submolt`",
                     expected: "source: submolt")
             }
             if text != "search", let query = fields["query"] {
-                error(query.mark, code: "conflict", "`query` only applies to source `search`", expected: "source: search")
+                error(
+                    query.mark, code: "conflict", "`query` only applies to source `search`", expected: "source: search")
             }
         }
         var sort: Selector.Sort?
@@ -51,9 +56,11 @@ extension RecipeDecoder {
             }
             sort = Selector.Sort(rawValue: text).flatMap { allowed.contains($0) ? $0 : nil }
             if sort == nil {
-                error(sortNode.mark, code: "value",
+                error(
+                    sortNode.mark, code: "value",
                     allowed.isEmpty ? "search results cannot be sorted" : "sort `\(text)` is not available here",
-                    expected: allowed.isEmpty ? "no `sort:` with source search" : "one of " + allowed.map(\.rawValue).joined(separator: ", "),
+                    expected: allowed.isEmpty
+                        ? "no `sort:` with source search" : "one of " + allowed.map(\.rawValue).joined(separator: ", "),
                     suggestion: Suggest.closest(to: text, among: allowed.map(\.rawValue)))
             }
         }
@@ -71,11 +78,13 @@ extension RecipeDecoder {
         if let limitValue = fields["limit"].flatMap({ Int($0.scalar ?? "") }), maxPerRun > limitValue,
             let node = fields["max_per_run"]
         {
-            error(node.mark, code: "value", "max_per_run \(maxPerRun) exceeds limit \(limitValue)",
+            error(
+                node.mark, code: "value", "max_per_run \(maxPerRun) exceeds limit \(limitValue)",
                 expected: "max_per_run ≤ limit (posts fetched)")
         }
         guard let source else { return nil }
-        return Selector(source: source, sort: sort, limit: limit, titleMatches: title, contentMatches: content,
+        return Selector(
+            source: source, sort: sort, limit: limit, titleMatches: title, contentMatches: content,
             authors: authors, excludeAuthors: excluded, notMine: notMine, minScore: minScore, maxAge: maxAge,
             maxPerRun: maxPerRun, mark: node.mark)
     }

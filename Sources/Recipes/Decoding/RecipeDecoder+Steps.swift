@@ -1,13 +1,16 @@
 extension RecipeDecoder {
     func decodeStep(_ node: YAMLNode) -> Step? {
         guard let pairs = node.mapping else {
-            error(node.mark, code: "type", "a step is \(node.kindDescription)",
+            error(
+                node.mark, code: "type", "a step is \(node.kindDescription)",
                 expected: "a mapping with one action: " + Action.keywords.joined(separator: ", "))
             return nil
         }
         guard pairs.count == 1, let pair = pairs.first, let key = pair.key.scalar else {
-            error(node.mark, code: "value", pairs.isEmpty ? "a step has no action" : "a step has \(pairs.count) actions",
-                expected: "exactly one of " + Action.keywords.joined(separator: ", ") + " per step (indent its settings under it)")
+            error(
+                node.mark, code: "value", pairs.isEmpty ? "a step has no action" : "a step has \(pairs.count) actions",
+                expected: "exactly one of " + Action.keywords.joined(separator: ", ")
+                    + " per step (indent its settings under it)")
             return nil
         }
         let body = pair.value
@@ -21,7 +24,8 @@ extension RecipeDecoder {
         case "subscribe": action = nonEmpty(stringList(body, what: "subscribe"), body).map(Action.subscribe)
         case "unsubscribe": action = nonEmpty(stringList(body, what: "unsubscribe"), body).map(Action.unsubscribe)
         default:
-            error(pair.key.mark, code: "unknown-action", "unknown action `\(key)`",
+            error(
+                pair.key.mark, code: "unknown-action", "unknown action `\(key)`",
                 expected: "one of " + Action.keywords.joined(separator: ", "),
                 suggestion: Suggest.closest(to: key, among: Action.keywords))
             action = nil
@@ -36,13 +40,16 @@ extension RecipeDecoder {
     static let postKeys = ["submolt", "title", "content", "content_file", "url", "queue", "max_per_day"]
 
     func decodePost(_ node: YAMLNode) -> PostAction? {
-        guard let fields = mapping(node, allowed: Self.postKeys, required: ["submolt"], what: "post") else { return nil }
+        guard let fields = mapping(node, allowed: Self.postKeys, required: ["submolt"], what: "post") else {
+            return nil
+        }
         let submolt = fields["submolt"].flatMap { name($0, what: "submolt") }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...48, what: "max_per_day") }
         var body: PostAction.Body?
         if let queueNode = fields["queue"] {
             for key in ["title", "content", "content_file", "url"] where fields[key] != nil {
-                error(queueNode.mark, code: "conflict", "post has both `queue` and `\(key)`",
+                error(
+                    queueNode.mark, code: "conflict", "post has both `queue` and `\(key)`",
                     expected: "either `queue:` or inline `title:`/`content:`/`url:`")
             }
             body = decodeQueue(queueNode).map(PostAction.Body.queue)
@@ -52,7 +59,8 @@ extension RecipeDecoder {
             if let contentNode = fields["content"] {
                 content = template(contentNode, what: "content", hasTarget: false, allowEmpty: true)
                 if let fileNode = fields["content_file"] {
-                    error(fileNode.mark, code: "conflict", "post has both `content` and `content_file`",
+                    error(
+                        fileNode.mark, code: "conflict", "post has both `content` and `content_file`",
                         expected: "one of them")
                 }
             } else if let fileNode = fields["content_file"] {
@@ -61,7 +69,8 @@ extension RecipeDecoder {
             let url = fields["url"].flatMap { template($0, what: "url", hasTarget: false) }
             if let title { body = .inline(title: title, content: content, url: url) }
         } else {
-            error(node.mark, code: "missing-key", "post has no `title` or `queue`",
+            error(
+                node.mark, code: "missing-key", "post has no `title` or `queue`",
                 expected: "`title:` (with `content:`, `content_file:` or `url:`) or `queue:`")
         }
         guard let submolt, let body else { return nil }
@@ -76,7 +85,9 @@ extension RecipeDecoder {
         }
         let target = decodeTarget(fields, node: node, what: "comment")
         if let reply = fields["reply_to"], fields["post"] == nil {
-            error(reply.mark, code: "conflict", "`reply_to` needs `post`", expected: "`post: ID` next to `reply_to: COMMENT_ID`")
+            error(
+                reply.mark, code: "conflict", "`reply_to` needs `post`",
+                expected: "`post: ID` next to `reply_to: COMMENT_ID`")
         }
         let content = fields["content"].flatMap { template($0, what: "content", hasTarget: true) }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...1_000, what: "max_per_day") }
@@ -101,7 +112,8 @@ extension RecipeDecoder {
             direction = VoteAction.Direction(rawValue: text)
             if direction == nil {
                 let names = VoteAction.Direction.allCases.map(\.rawValue)
-                error(ensure.mark, code: "value", "vote cannot ensure `\(text)`", expected: "upvoted or downvoted",
+                error(
+                    ensure.mark, code: "value", "vote cannot ensure `\(text)`", expected: "upvoted or downvoted",
                     suggestion: Suggest.closest(to: text, among: names))
             }
         }
@@ -121,8 +133,10 @@ extension RecipeDecoder {
     {
         let keys = (allowComment ? ["post", "comment", "on"] : ["post", "on"]).filter { fields[$0] != nil }
         guard keys.count == 1 else {
-            let choices = allowComment ? "`post: ID`, `comment: ID` or `on:` a selector" : "`post: ID` or `on:` a selector"
-            error(node.mark, code: keys.isEmpty ? "missing-key" : "conflict",
+            let choices =
+                allowComment ? "`post: ID`, `comment: ID` or `on:` a selector" : "`post: ID` or `on:` a selector"
+            error(
+                node.mark, code: keys.isEmpty ? "missing-key" : "conflict",
                 keys.isEmpty ? "\(what) has no target" : "\(what) has several targets: " + keys.joined(separator: ", "),
                 expected: "exactly one of " + choices)
             return nil

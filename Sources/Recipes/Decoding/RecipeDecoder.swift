@@ -14,7 +14,8 @@ final class RecipeDecoder {
 
     init(file: String, source: [UInt8], directory: String, readFile: @escaping (String) -> [UInt8]?) {
         self.file = file
-        self.sourceLines = String(decoding: source, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        self.sourceLines = String(decoding: source, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         self.directory = directory
         self.readFile = readFile
     }
@@ -23,7 +24,8 @@ final class RecipeDecoder {
 
     func decode(_ root: YAMLNode?) -> Recipe? {
         guard let root else {
-            error(.start, code: "empty", "the recipe is empty", expected: "a mapping with at least `agent:` and `jobs:`")
+            error(
+                .start, code: "empty", "the recipe is empty", expected: "a mapping with at least `agent:` and `jobs:`")
             return nil
         }
         guard let fields = mapping(root, allowed: Self.topKeys, required: ["agent", "jobs"], what: "the recipe") else {
@@ -38,7 +40,8 @@ final class RecipeDecoder {
             if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
                 baseURL = Located(text, at: node.mark)
             } else {
-                error(node.mark, code: "value", "`\(text)` is not an http(s) URL",
+                error(
+                    node.mark, code: "value", "`\(text)` is not an http(s) URL",
                     expected: "a URL like http://127.0.0.1:8787/api/v1")
             }
         }
@@ -46,7 +49,8 @@ final class RecipeDecoder {
         if let node = fields["env"] {
             environment = stringList(node, what: "env").map(\.value)
             for name in environment where name.range(of: "^[A-Z_][A-Z0-9_]*$", options: .regularExpression) == nil {
-                error(node.mark, code: "value", "`\(name)` is not an environment variable name",
+                error(
+                    node.mark, code: "value", "`\(name)` is not an environment variable name",
                     expected: "upper-case letters, digits and underscores")
             }
         }
@@ -65,7 +69,8 @@ final class RecipeDecoder {
                 for item in items {
                     guard let job = decodeJob(item) else { continue }
                     if let first = seen[job.id.value] {
-                        error(job.id.mark, code: "duplicate", "job id `\(job.id.value)` is used twice; first at \(first)",
+                        error(
+                            job.id.mark, code: "duplicate", "job id `\(job.id.value)` is used twice; first at \(first)",
                             expected: "a unique id per job")
                     } else {
                         seen[job.id.value] = job.id.mark
@@ -75,7 +80,8 @@ final class RecipeDecoder {
             }
         }
         guard let agent, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        return Recipe(file: file, name: recipeName, agent: agent, baseURL: baseURL, timeZone: timeZone, seed: seed,
+        return Recipe(
+            file: file, name: recipeName, agent: agent, baseURL: baseURL, timeZone: timeZone, seed: seed,
             environment: environment, limits: limits, jobs: jobs)
     }
 
@@ -95,8 +101,10 @@ final class RecipeDecoder {
     }
 
     func error(_ mark: Mark, code: String, _ message: String, expected: String? = nil, suggestion: String? = nil) {
-        diagnostics.append(Diagnostic(file: file, mark: mark, code: code, message: message, expected: expected,
-            suggestion: suggestion))
+        diagnostics.append(
+            Diagnostic(
+                file: file, mark: mark, code: code, message: message, expected: expected,
+                suggestion: suggestion))
     }
 
     /// The position of character `offset` of a scalar's value in the source.

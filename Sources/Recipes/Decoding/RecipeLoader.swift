@@ -7,21 +7,32 @@ public enum RecipeLoader {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size > limits.maxBytes {
             let failure = YAMLError.documentTooLarge(bytes: size, limit: limits.maxBytes)
-            return .failure(Diagnostics([Diagnostic(file: path, mark: .start, code: "yaml", message: failure.message,
-                expected: failure.expected)]))
+            return .failure(
+                Diagnostics([
+                    Diagnostic(
+                        file: path, mark: .start, code: "yaml", message: failure.message,
+                        expected: failure.expected)
+                ]))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(Diagnostics([Diagnostic(file: path, mark: .start, code: "file", message: "cannot read the file",
-                expected: "a readable recipe file")]))
+            return .failure(
+                Diagnostics([
+                    Diagnostic(
+                        file: path, mark: .start, code: "file", message: "cannot read the file",
+                        expected: "a readable recipe file")
+                ]))
         }
-        return load(bytes: [UInt8](data), file: path, limits: limits) { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+        return load(bytes: [UInt8](data), file: path, limits: limits) {
+            FileManager.default.contents(atPath: $0).map { [UInt8]($0) }
+        }
     }
 
     /// Loads a recipe from memory. `file` names it in diagnostics and anchors relative paths; `readFile` returns
     /// the bytes of a queue or content file by resolved path (nil: cannot read).
-    public static func load(bytes: [UInt8], file: String, limits: YAMLLimits = .default,
-        readFile: @escaping (String) -> [UInt8]? = { _ in nil }) -> Result<Recipe, Diagnostics>
-    {
+    public static func load(
+        bytes: [UInt8], file: String, limits: YAMLLimits = .default,
+        readFile: @escaping (String) -> [UInt8]? = { _ in nil }
+    ) -> Result<Recipe, Diagnostics> {
         let directory = (file as NSString).deletingLastPathComponent
         let decoder = RecipeDecoder(file: file, source: bytes, directory: directory, readFile: readFile)
         let root: YAMLNode?

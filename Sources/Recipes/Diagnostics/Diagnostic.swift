@@ -17,9 +17,10 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
     /// A close, valid spelling ("did you mean").
     public var suggestion: String?
 
-    public init(file: String, mark: Mark, severity: Severity = .error, code: String, message: String,
-        expected: String? = nil, suggestion: String? = nil)
-    {
+    public init(
+        file: String, mark: Mark, severity: Severity = .error, code: String, message: String,
+        expected: String? = nil, suggestion: String? = nil
+    ) {
         self.file = file
         self.line = mark.line
         self.column = mark.column

@@ -11,9 +11,10 @@ public struct LintOptions: Sendable {
     /// Items already consumed per queue file (resolved path), if known from state.
     public var queuePositions: [String: Int]
 
-    public init(profile: LimitProfile = .standard, from: Date, horizon: Int = 7 * 86_400,
-        queuePositions: [String: Int] = [:])
-    {
+    public init(
+        profile: LimitProfile = .standard, from: Date, horizon: Int = 7 * 86_400,
+        queuePositions: [String: Int] = [:]
+    ) {
         self.profile = profile
         self.from = from
         self.horizon = horizon

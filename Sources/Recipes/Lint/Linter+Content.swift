@@ -2,29 +2,38 @@ import Foundation
 
 extension Linter {
     /// Anything that looks like a Moltbook API key.
-    static let secretPattern = try? NSRegularExpression(pattern: "moltbook_sk_[A-Za-z0-9_-]+|moltbook_[A-Za-z0-9_-]{20,}")
+    static let secretPattern = try? NSRegularExpression(
+        pattern: "moltbook_sk_[A-Za-z0-9_-]+|moltbook_[A-Za-z0-9_-]{20,}")
 
     static func contentFindings(_ step: Step, file: String) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         func check(_ template: Template?, in file: String, what: String, limit: Int?) {
             guard let template else { return }
             if let limit, template.literalLength > limit {
-                findings.append(Diagnostic(file: file, mark: template.mark, severity: .error, code: "lint-size",
-                    message: "\(what) is at least \(template.literalLength) characters, over Moltbook's limit of \(limit)",
-                    expected: "at most \(limit) characters"))
+                findings.append(
+                    Diagnostic(
+                        file: file, mark: template.mark, severity: .error, code: "lint-size",
+                        message:
+                            "\(what) is at least \(template.literalLength) characters, over Moltbook's limit of \(limit)",
+                        expected: "at most \(limit) characters"))
             }
             if template.isLiteral, template.source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                findings.append(Diagnostic(file: file, mark: template.mark, severity: .warning, code: "lint-empty",
-                    message: "\(what) is empty", expected: "some text, or leave the key out"))
+                findings.append(
+                    Diagnostic(
+                        file: file, mark: template.mark, severity: .warning, code: "lint-empty",
+                        message: "\(what) is empty", expected: "some text, or leave the key out"))
             }
             let text = template.source
-            if let regex = secretPattern, let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            if let regex = secretPattern,
+                let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
                 let range = Range(match.range, in: text)
             {
                 let shown = text[range].prefix(14) + "…"
-                findings.append(Diagnostic(file: file, mark: template.mark, severity: .error, code: "lint-secret",
-                    message: "\(what) contains what looks like a Moltbook API key (`\(shown)`)",
-                    expected: "no credentials in content; keys belong in the keychain"))
+                findings.append(
+                    Diagnostic(
+                        file: file, mark: template.mark, severity: .error, code: "lint-secret",
+                        message: "\(what) contains what looks like a Moltbook API key (`\(shown)`)",
+                        expected: "no credentials in content; keys belong in the keychain"))
             }
         }
         switch step.action {
@@ -37,7 +46,8 @@ extension Linter {
             case .queue(let queue):
                 for item in queue.items {
                     check(item.title, in: queue.resolvedPath, what: "queued title", limit: MoltbookSizeLimits.title)
-                    check(item.content, in: queue.resolvedPath, what: "queued content", limit: MoltbookSizeLimits.content)
+                    check(
+                        item.content, in: queue.resolvedPath, what: "queued content", limit: MoltbookSizeLimits.content)
                     check(item.url, in: queue.resolvedPath, what: "queued url", limit: nil)
                 }
             }

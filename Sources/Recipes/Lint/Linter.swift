@@ -29,12 +29,14 @@ public enum Linter {
                         let left = queue.items.count - (options.queuePositions[queue.resolvedPath] ?? 0)
                         if runs.count > left {
                             let dry = left >= 0 && left < runs.count ? runs[max(0, left)] : options.from
-                            findings.append(Diagnostic(file: recipe.file, mark: queue.path.mark, severity: .warning,
-                                code: "lint-queue",
-                                message: "queue `\(queue.path.value)` has \(max(0, left)) item(s) left but job "
-                                    + "`\(job.id.value)` posts \(runs.count) times in the next \(DurationText.format(options.horizon)); "
-                                    + "it runs dry at \(dry.formatted(.iso8601))",
-                                expected: "at least \(runs.count) queued items"))
+                            findings.append(
+                                Diagnostic(
+                                    file: recipe.file, mark: queue.path.mark, severity: .warning,
+                                    code: "lint-queue",
+                                    message: "queue `\(queue.path.value)` has \(max(0, left)) item(s) left but job "
+                                        + "`\(job.id.value)` posts \(runs.count) times in the next \(DurationText.format(options.horizon)); "
+                                        + "it runs dry at \(dry.formatted(.iso8601))",
+                                    expected: "at least \(runs.count) queued items"))
                         }
                     }
                 case .comment(let comment):
@@ -52,11 +54,15 @@ public enum Linter {
                 let busiest = busiestWindow(occurrences, seconds: 86_400) * commentsPerRun
                 let requested = min(busiest, commentCapPerDay ?? busiest)
                 if requested > limits.commentsPerDay {
-                    findings.append(Diagnostic(file: recipe.file, mark: job.scheduleMark, severity: .warning,
-                        code: "lint-rate",
-                        message: "job `\(job.id.value)` asks for up to \(requested) comments a day, the limit allows "
-                            + "\(limits.commentsPerDay): some will always be deferred",
-                        expected: "a sparser schedule, a smaller max_per_run, or max_per_day ≤ \(limits.commentsPerDay)"))
+                    findings.append(
+                        Diagnostic(
+                            file: recipe.file, mark: job.scheduleMark, severity: .warning,
+                            code: "lint-rate",
+                            message:
+                                "job `\(job.id.value)` asks for up to \(requested) comments a day, the limit allows "
+                                + "\(limits.commentsPerDay): some will always be deferred",
+                            expected:
+                                "a sparser schedule, a smaller max_per_run, or max_per_day ≤ \(limits.commentsPerDay)"))
                 }
             }
         }
@@ -104,10 +110,13 @@ public enum Linter {
             let requested = busiestWindow(sorted.map(\.0), seconds: window)
             let allowed = max(1, window / limits.postInterval)
             let per = window == 3_600 ? "an hour" : DurationText.format(window)
-            return [Diagnostic(file: file, mark: sorted[index].1, severity: .warning, code: "lint-rate",
-                message: "up to \(requested) posts in \(per) requested, the limit allows \(allowed) "
-                    + "(1 per \(DurationText.format(limits.postInterval))): one will always be deferred",
-                expected: "posts at least \(DurationText.format(limits.postInterval)) apart")]
+            return [
+                Diagnostic(
+                    file: file, mark: sorted[index].1, severity: .warning, code: "lint-rate",
+                    message: "up to \(requested) posts in \(per) requested, the limit allows \(allowed) "
+                        + "(1 per \(DurationText.format(limits.postInterval))): one will always be deferred",
+                    expected: "posts at least \(DurationText.format(limits.postInterval)) apart")
+            ]
         }
         return []
     }
@@ -116,14 +125,17 @@ public enum Linter {
         let message: String
         switch job.trigger.schedule {
         case .cron(let expression):
-            message = "cron `\(expression.source)` never matches"
+            message =
+                "cron `\(expression.source)` never matches"
                 + (job.trigger.activeHours == nil ? "" : " inside the active hours")
         case .at(let instant):
-            message = "one-shot `at` \(instant.formatted(.iso8601)) is not after \(from.formatted(.iso8601)): it never runs"
+            message =
+                "one-shot `at` \(instant.formatted(.iso8601)) is not after \(from.formatted(.iso8601)): it never runs"
         case .every:
             message = "`every` never falls inside the active hours"
         }
-        return Diagnostic(file: recipe.file, mark: job.scheduleMark, severity: .error, code: "lint-never", message: message,
+        return Diagnostic(
+            file: recipe.file, mark: job.scheduleMark, severity: .error, code: "lint-never", message: message,
             expected: "a schedule with at least one future occurrence")
     }
 }

@@ -11,9 +11,10 @@ public struct LimitProfile: Sendable, Equatable, Codable {
     /// Minimum seconds between submolt creations.
     public var submoltInterval: Int
 
-    public init(postInterval: Int = 1_800, commentInterval: Int = 20, commentsPerHour: Int = 50,
-        commentsPerDay: Int = 50, readsPerMinute: Int = 60, writesPerMinute: Int = 30, submoltInterval: Int = 3_600)
-    {
+    public init(
+        postInterval: Int = 1_800, commentInterval: Int = 20, commentsPerHour: Int = 50,
+        commentsPerDay: Int = 50, readsPerMinute: Int = 60, writesPerMinute: Int = 30, submoltInterval: Int = 3_600
+    ) {
         self.postInterval = postInterval
         self.commentInterval = commentInterval
         self.commentsPerHour = commentsPerHour
@@ -32,7 +33,9 @@ public struct LimitProfile: Sendable, Equatable, Codable {
     /// the decoder has already enforced that).
     public func applying(_ overrides: LimitOverrides) -> LimitProfile {
         var result = self
-        if let value = overrides.postInterval?.value { result.postInterval = overrides.loosen ? value : max(value, postInterval) }
+        if let value = overrides.postInterval?.value {
+            result.postInterval = overrides.loosen ? value : max(value, postInterval)
+        }
         if let value = overrides.commentInterval?.value {
             result.commentInterval = overrides.loosen ? value : max(value, commentInterval)
         }

@@ -66,7 +66,8 @@ extension CronExpression {
             throw CronError(
                 offset: parts.count > 5 ? parts[5].offset : lead,
                 message: "cron expression has \(parts.count) field\(parts.count == 1 ? "" : "s")",
-                expected: "5 fields: minute hour day-of-month month day-of-week, or @hourly/@daily/@weekly/@monthly/@yearly",
+                expected:
+                    "5 fields: minute hour day-of-month month day-of-week, or @hourly/@daily/@weekly/@monthly/@yearly",
                 suggestion: nil)
         }
         var bits: [UInt64] = []
@@ -93,10 +94,12 @@ extension CronExpression {
     }
 
     static func parseItem(_ item: Substring, spec: FieldSpec, offset: Int) throws(CronError) -> UInt64 {
-        let expectation = "in the \(spec.name) field: *, a value \(spec.range.lowerBound)–\(spec.range.upperBound)"
+        let expectation =
+            "in the \(spec.name) field: *, a value \(spec.range.lowerBound)–\(spec.range.upperBound)"
             + (spec.names.isEmpty ? "" : " or a name") + ", a range a-b, or a step */n or a-b/n"
         guard !item.isEmpty else {
-            throw CronError(offset: offset, message: "empty item in the \(spec.name) field", expected: expectation,
+            throw CronError(
+                offset: offset, message: "empty item in the \(spec.name) field", expected: expectation,
                 suggestion: nil)
         }
         let slash = item.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -111,7 +114,8 @@ extension CronExpression {
             low = try value(ends[0], spec: spec, offset: offset)
             high = ends.count == 2 ? try value(ends[1], spec: spec, offset: offset + ends[0].count + 1) : low
             if ends.count == 2 && low > high {
-                throw CronError(offset: offset, message: "range \(rangePart) in the \(spec.name) field runs backwards",
+                throw CronError(
+                    offset: offset, message: "range \(rangePart) in the \(spec.name) field runs backwards",
                     expected: "a range low-high with low ≤ high", suggestion: nil)
             }
         }
@@ -119,12 +123,15 @@ extension CronExpression {
         if slash.count == 2 {
             let stepOffset = offset + rangePart.count + 1
             guard rangePart == "*" || rangePart.contains("-") else {
-                throw CronError(offset: offset, message: "step `/\(slash[1])` after a single value in the \(spec.name) field",
-                    expected: "a step after * or a range, e.g. */\(slash[1]) or \(rangePart)-\(spec.range.upperBound)/\(slash[1])",
+                throw CronError(
+                    offset: offset, message: "step `/\(slash[1])` after a single value in the \(spec.name) field",
+                    expected:
+                        "a step after * or a range, e.g. */\(slash[1]) or \(rangePart)-\(spec.range.upperBound)/\(slash[1])",
                     suggestion: nil)
             }
             guard let parsed = Int(slash[1]), parsed >= 1, parsed <= spec.range.upperBound else {
-                throw CronError(offset: stepOffset, message: "bad step `\(slash[1])` in the \(spec.name) field",
+                throw CronError(
+                    offset: stepOffset, message: "bad step `\(slash[1])` in the \(spec.name) field",
                     expected: "a step from 1 to \(spec.range.upperBound)", suggestion: nil)
             }
             step = parsed
@@ -137,7 +144,8 @@ extension CronExpression {
     static func value(_ text: Substring, spec: FieldSpec, offset: Int) throws(CronError) -> Int {
         if let number = Int(text), text.allSatisfy(\.isASCII) {
             guard spec.range.contains(number) else {
-                throw CronError(offset: offset, message: "\(number) is out of range for the \(spec.name) field",
+                throw CronError(
+                    offset: offset, message: "\(number) is out of range for the \(spec.name) field",
                     expected: "a value from \(spec.range.lowerBound) to \(spec.range.upperBound)", suggestion: nil)
             }
             return number

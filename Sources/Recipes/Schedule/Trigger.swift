@@ -9,9 +9,10 @@ public struct Trigger: Sendable, Equatable {
     public var activeHours: ActiveHours?
     public var missed: MissedRunPolicy
 
-    public init(schedule: Schedule, timeZone: TimeZone, randomizedDelay: Int = 0, activeHours: ActiveHours? = nil,
-        missed: MissedRunPolicy = .skip)
-    {
+    public init(
+        schedule: Schedule, timeZone: TimeZone, randomizedDelay: Int = 0, activeHours: ActiveHours? = nil,
+        missed: MissedRunPolicy = .skip
+    ) {
         self.schedule = schedule
         self.timeZone = timeZone
         self.randomizedDelay = randomizedDelay

@@ -23,15 +23,18 @@ extension Template {
         while index < characters.count {
             if characters[index] == "{", index + 1 < characters.count, characters[index + 1] == "{" {
                 guard let close = find("}}", in: characters, from: index + 2) else {
-                    throw TemplateError(offset: index, message: "unclosed `{{`", expected: "`}}` to close the placeholder",
+                    throw TemplateError(
+                        offset: index, message: "unclosed `{{`", expected: "`}}` to close the placeholder",
                         suggestion: nil)
                 }
                 if !literal.isEmpty { segments.append(.literal(literal)) }
                 literal = ""
                 let inner = String(characters[(index + 2)..<close])
                 let leading = inner.prefix { $0 == " " }.count
-                segments.append(try expression(inner.trimmingCharacters(in: .whitespaces), offset: index + 2 + leading,
-                    scope: scope))
+                segments.append(
+                    try expression(
+                        inner.trimmingCharacters(in: .whitespaces), offset: index + 2 + leading,
+                        scope: scope))
                 index = close + 2
             } else {
                 literal.append(characters[index])
@@ -67,11 +70,13 @@ extension Template {
         if text.hasPrefix("post.") {
             let field = String(text.dropFirst(5))
             guard scope.hasTarget else {
-                throw TemplateError(offset: offset, message: "`{{ \(text) }}` has no post to read here",
+                throw TemplateError(
+                    offset: offset, message: "`{{ \(text) }}` has no post to read here",
                     expected: "post fields only in a comment step, which acts on a post", suggestion: nil)
             }
             guard targetFields.contains(field) else {
-                throw TemplateError(offset: offset + 5, message: "unknown post field `\(field)`",
+                throw TemplateError(
+                    offset: offset + 5, message: "unknown post field `\(field)`",
                     expected: "one of " + targetFields.joined(separator: ", "),
                     suggestion: Suggest.closest(to: field, among: targetFields).map { "post." + $0 })
             }
@@ -80,7 +85,8 @@ extension Template {
         if text.hasPrefix("env.") {
             let name = String(text.dropFirst(4))
             guard scope.environment.contains(name) else {
-                throw TemplateError(offset: offset + 4, message: "environment variable `\(name)` is not whitelisted",
+                throw TemplateError(
+                    offset: offset + 4, message: "environment variable `\(name)` is not whitelisted",
                     expected: "`\(name)` listed under `env:` at the top of the recipe",
                     suggestion: Suggest.closest(to: name, among: scope.environment).map { "env." + $0 })
             }
@@ -89,26 +95,30 @@ extension Template {
         if text.hasPrefix("random:") {
             let body = text.dropFirst(7).trimmingCharacters(in: .whitespaces)
             guard body.hasPrefix("["), body.hasSuffix("]"), body.count >= 2 else {
-                throw TemplateError(offset: offset, message: "`random:` needs a list", expected: "random: [a, b, c]",
+                throw TemplateError(
+                    offset: offset, message: "`random:` needs a list", expected: "random: [a, b, c]",
                     suggestion: nil)
             }
             let choices = body.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard choices.count >= 2, !choices.contains(where: \.isEmpty) else {
-                throw TemplateError(offset: offset, message: "`random:` needs at least two non-empty choices",
+                throw TemplateError(
+                    offset: offset, message: "`random:` needs at least two non-empty choices",
                     expected: "random: [a, b, c]", suggestion: nil)
             }
             return .random(choices: choices)
         }
         let head = String(text.prefix { $0.isLetter || $0 == "_" })
         let suggestion = Suggest.closest(to: head, among: ["date", "agent", "post", "env", "random"])
-        throw TemplateError(offset: offset, message: text.isEmpty ? "empty placeholder" : "unknown placeholder `\(text)`",
+        throw TemplateError(
+            offset: offset, message: text.isEmpty ? "empty placeholder" : "unknown placeholder `\(text)`",
             expected: expectedKinds, suggestion: suggestion)
     }
 
     static func checkDateFormat(_ format: String, offset: Int) throws(TemplateError) {
         guard !format.isEmpty else {
-            throw TemplateError(offset: offset, message: "empty date format", expected: "a format such as yyyy-MM-dd",
+            throw TemplateError(
+                offset: offset, message: "empty date format", expected: "a format such as yyyy-MM-dd",
                 suggestion: nil)
         }
         var quoted = false
@@ -118,13 +128,15 @@ extension Template {
                 continue
             }
             if !quoted, character.isASCII, character.isLetter, !dateLetters.contains(character) {
-                throw TemplateError(offset: offset + index, message: "`\(character)` is not a date field letter",
+                throw TemplateError(
+                    offset: offset + index, message: "`\(character)` is not a date field letter",
                     expected: "ICU pattern letters (y M d E H h m s a z …); quote literal text as 'text'",
                     suggestion: nil)
             }
         }
         if quoted {
-            throw TemplateError(offset: offset, message: "unclosed quote in date format", expected: "'text' quoted in pairs",
+            throw TemplateError(
+                offset: offset, message: "unclosed quote in date format", expected: "'text' quoted in pairs",
                 suggestion: nil)
         }
     }

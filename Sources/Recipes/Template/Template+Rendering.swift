@@ -12,9 +12,10 @@ public struct TemplateContext: Sendable {
     /// Seed for `{{ random }}`: the recipe seed plus the job and occurrence.
     public var seed: String
 
-    public init(date: Date, timeZone: TimeZone, agent: String, target: [String: String] = [:],
-        environment: [String: String] = [:], seed: String)
-    {
+    public init(
+        date: Date, timeZone: TimeZone, agent: String, target: [String: String] = [:],
+        environment: [String: String] = [:], seed: String
+    ) {
         self.date = date
         self.timeZone = timeZone
         self.agent = agent

@@ -54,7 +54,8 @@ public struct YAMLComposer: Sendable {
         }
         defer { yaml_parser_delete(parser) }
         // libyaml keeps a pointer to the input: parse inside the buffer's lifetime.
-        let result: Result<YAMLNode?, YAMLError> = bytes.withUnsafeBufferPointer { buffer -> Result<YAMLNode?, YAMLError> in
+        let result: Result<YAMLNode?, YAMLError> = bytes.withUnsafeBufferPointer {
+            buffer -> Result<YAMLNode?, YAMLError> in
             yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             var state = ComposerState(limits: limits)
@@ -75,7 +76,8 @@ public struct YAMLComposer: Sendable {
 private struct ComposerState {
     enum Frame {
         case sequence(mark: Mark, tag: String?, anchor: String?, items: [YAMLNode], weight: Int)
-        case mapping(mark: Mark, tag: String?, anchor: String?, pairs: [YAMLNode.Pair], pendingKey: YAMLNode?,
+        case mapping(
+            mark: Mark, tag: String?, anchor: String?, pairs: [YAMLNode.Pair], pendingKey: YAMLNode?,
             keys: [String: Mark], weight: Int)
     }
 
@@ -110,7 +112,9 @@ private struct ComposerState {
                 try add(node, weight: 1, anchor: Self.optionalString(scalar.anchor), at: mark)
             case YAML_ALIAS_EVENT:
                 statistics.aliases += 1
-                guard statistics.aliases <= limits.maxAliases else { throw .tooManyAliases(limit: limits.maxAliases, at: mark) }
+                guard statistics.aliases <= limits.maxAliases else {
+                    throw .tooManyAliases(limit: limits.maxAliases, at: mark)
+                }
                 let name = Self.optionalString(event.data.alias.anchor) ?? ""
                 guard let target = anchors[name] else { throw .undefinedAlias(name: name, at: mark) }
                 var node = target.node
@@ -120,21 +124,26 @@ private struct ComposerState {
                 let start = event.data.sequence_start
                 try open(at: mark)
                 let tag = try checkedTag(start.tag, at: mark)
-                stack.append(.sequence(mark: mark, tag: tag, anchor: Self.optionalString(start.anchor), items: [], weight: 1))
+                stack.append(
+                    .sequence(mark: mark, tag: tag, anchor: Self.optionalString(start.anchor), items: [], weight: 1))
             case YAML_MAPPING_START_EVENT:
                 let start = event.data.mapping_start
                 try open(at: mark)
                 let tag = try checkedTag(start.tag, at: mark)
-                stack.append(.mapping(mark: mark, tag: tag, anchor: Self.optionalString(start.anchor), pairs: [],
-                    pendingKey: nil, keys: [:], weight: 1))
+                stack.append(
+                    .mapping(
+                        mark: mark, tag: tag, anchor: Self.optionalString(start.anchor), pairs: [],
+                        pendingKey: nil, keys: [:], weight: 1))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { break }
                 switch frame {
                 case .sequence(let start, let tag, let anchor, let items, let weight):
-                    try add(YAMLNode(.sequence(items), mark: start, tag: tag), weight: weight, anchor: anchor, at: start,
+                    try add(
+                        YAMLNode(.sequence(items), mark: start, tag: tag), weight: weight, anchor: anchor, at: start,
                         alreadyCounted: true)
                 case .mapping(let start, let tag, let anchor, let pairs, _, _, let weight):
-                    try add(YAMLNode(.mapping(pairs), mark: start, tag: tag), weight: weight, anchor: anchor, at: start,
+                    try add(
+                        YAMLNode(.mapping(pairs), mark: start, tag: tag), weight: weight, anchor: anchor, at: start,
                         alreadyCounted: true)
                 }
             default:
@@ -171,15 +180,19 @@ private struct ComposerState {
         case .mapping(let start, let tag, let anchorName, var pairs, let pendingKey, var keys, let total):
             if let key = pendingKey {
                 pairs.append(YAMLNode.Pair(key: key, value: node))
-                stack.append(.mapping(mark: start, tag: tag, anchor: anchorName, pairs: pairs, pendingKey: nil,
-                    keys: keys, weight: total + weight))
+                stack.append(
+                    .mapping(
+                        mark: start, tag: tag, anchor: anchorName, pairs: pairs, pendingKey: nil,
+                        keys: keys, weight: total + weight))
             } else {
                 if let text = node.scalar {
                     if let first = keys[text] { throw .duplicateKey(key: text, first: first, second: node.mark) }
                     keys[text] = node.mark
                 }
-                stack.append(.mapping(mark: start, tag: tag, anchor: anchorName, pairs: pairs, pendingKey: node,
-                    keys: keys, weight: total + weight))
+                stack.append(
+                    .mapping(
+                        mark: start, tag: tag, anchor: anchorName, pairs: pairs, pendingKey: node,
+                        keys: keys, weight: total + weight))
             }
         }
     }
