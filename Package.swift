@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C shim over libcurl: non-variadic setopt/getinfo wrappers, share-handle locking.
@@ -64,10 +65,15 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Limit classes and profiles, the GCRA limiter, hint absorption; pure, time passed in.
+        .target(name: "Scheduling", dependencies: ["MoltbookAPI", "Recipes"]),
+        // The state store protocol and its SQLite implementation; file locks and atomic writes.
+        .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "MoltipassKit",
             dependencies: [
-                "MoltbookAPI", "Keychain", "Recipes", .product(name: "Logging", package: "swift-log"),
+                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -97,6 +103,8 @@ let package = Package(
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltipassTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

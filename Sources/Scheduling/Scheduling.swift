@@ -1,0 +1,1 @@
+// The limiter lives here.
