@@ -1,0 +1,27 @@
+/// What a request counts against. Every request counts against `read` or `write`; an action
+/// also counts against its own class (a comment is a `write` and a `comment`).
+public enum LimitClass: String, Sendable, Codable, CaseIterable, Comparable {
+    case read
+    case write
+    case post
+    case comment
+    case vote
+    case follow
+    case subscribe
+    case submolt
+    case verify
+
+    public static func < (lhs: LimitClass, rhs: LimitClass) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The conservative wait after a 429 that named none (moltbook-api.md §2.2): 30 minutes for
+    /// posts, 60 seconds for everything else.
+    public var defaultRetryWait: Double {
+        switch self {
+        case .post: 1_800
+        case .submolt: 3_600
+        default: 60
+        }
+    }
+}

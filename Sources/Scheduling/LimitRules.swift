@@ -1,0 +1,43 @@
+import Foundation
+import Recipes
+
+/// Turns a limit profile (numbers, from `Recipes`) into limiter rules, and picks the profile
+/// for an agent's age.
+public enum LimitRules {
+    /// How long the first-24-hours profile applies after an agent's `created_at`.
+    public static let newAgentPeriod: Double = 86_400
+
+    /// The rules of `profile`, per class. Votes, follows and subscriptions have no documented
+    /// limit of their own: only the write budget binds them.
+    public static func rules(for profile: LimitProfile) -> [LimitClass: [Rule]] {
+        [
+            .read: [Rule(id: "read.minute", limit: profile.readsPerMinute, period: 60)],
+            .write: [Rule(id: "write.minute", limit: profile.writesPerMinute, period: 60)],
+            .post: [Rule(id: "post.cooldown", limit: 1, period: Double(profile.postInterval))],
+            .comment: [
+                Rule(id: "comment.cooldown", limit: 1, period: Double(profile.commentInterval)),
+                Rule(id: "comment.hourly", limit: profile.commentsPerHour, period: 3_600),
+                Rule(id: "comment.daily", limit: profile.commentsPerDay, period: 86_400),
+            ],
+            .submolt: [Rule(id: "submolt.cooldown", limit: 1, period: Double(profile.submoltInterval))],
+            .verify: [Rule(id: "verify.minute", limit: 30, period: 60)],
+        ]
+    }
+
+    /// The profile in force for an agent created at `createdAt`, at `now`: the first-24-hours
+    /// profile while the agent is young (or its age is unknown: the stricter one is the safe
+    /// guess), the established one after; recipe overrides applied to either.
+    public static func profile(
+        createdAt: Date?, at now: Date, overrides: LimitOverrides? = nil,
+        established: LimitProfile = .standard, young: LimitProfile = .newAgent
+    ) -> LimitProfile {
+        let isYoung = createdAt.map { now.timeIntervalSince($0) < newAgentPeriod } ?? true
+        let base = isYoung ? young : established
+        return overrides.map { base.applying($0) } ?? base
+    }
+
+    /// When the first-24-hours profile lifts for an agent created at `createdAt`.
+    public static func profileChange(createdAt: Date) -> Date {
+        createdAt.addingTimeInterval(newAgentPeriod)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MoltbookAPI
+
+extension Limiter {
+    /// What a response told the limiter.
+    public struct Absorbed: Sendable, Equatable {
+        /// Classes now held, and until when.
+        public var held: [LimitClass: Date] = [:]
+        /// A spacing learned from a 429 the local rules did not foresee.
+        public var learned: [LimitClass: Double] = [:]
+    }
+
+    /// Folds every server hint of one response into the limiter. Server hints win: a class's
+    /// next allowed time becomes the later of the local one and the hinted one.
+    ///
+    /// - `status == 429`: the class the hint names is held for the server's wait (the largest
+    ///   it gave; `LimitClass.defaultRetryWait` when it named none). A generic window body
+    ///   (`remaining`/`reset_at`, no cooldown fields) holds the request class; otherwise the
+    ///   action's class. If the local rules had allowed the request, the server is stricter than
+    ///   the profile: the spacing it implies is learned, so the same surprise cannot repeat
+    ///   (not for an exhausted daily budget, which is a cap rather than a spacing).
+    /// - `X-RateLimit-Remaining` below the local count re-syncs the request class (spent
+    ///   admissions recorded so they expire at `X-RateLimit-Reset`); 0 holds it until the reset.
+    /// - `daily_remaining` below the local count re-syncs the action's daily rule.
+    /// `reservedAt` is when the refused action was admitted locally: a 429 takes that
+    /// admission back from the action's class (the request itself still counted).
+    @discardableResult
+    public mutating func absorb(
+        _ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil,
+        at now: Date
+    ) -> Absorbed {
+        var result = Absorbed()
+        if status == 429, let action, let reservedAt { cancel(action, reservedAt: reservedAt) }
+        syncWindow(hint, request: request, at: now, into: &result)
+        if let action, let daily = hint.dailyRemaining { syncDaily(daily, for: action, at: now) }
+        guard status == 429 else { return result }
+
+        let isWindowShape =
+            hint.retryAfterMinutes == nil && hint.dailyRemaining == nil
+            && (hint.bodyRemaining != nil || hint.resetAt != nil)
+        let target = (isWindowShape || action == nil) ? request : action!
+        let wait = hint.retryWait(now: now) ?? target.defaultRetryWait
+        let until = now.addingTimeInterval(wait)
+        hold(target, until: until, detail: "429 " + describe(hint, wait: wait))
+        result.held[target] = until
+
+        if target != request, hint.dailyRemaining != 0, let last = lastAdmitted(target) {
+            // The local rules admitted the previous action at `last`; the server wants
+            // `now + wait`. The server's spacing is at least the difference.
+            let spacing = until.timeIntervalSince(last)
+            let localSpacing = (rules[target] ?? []).filter { $0.limit == 1 }.map(\.period).max() ?? 0
+            if spacing > localSpacing {
+                learn(target, spacing: spacing)
+                result.learned[target] = spacing
+            }
+        }
+        return result
+    }
+
+    private mutating func syncWindow(
+        _ hint: RateLimitHint, request: LimitClass, at now: Date, into result: inout Absorbed
+    ) {
+        guard let remaining = hint.windowRemaining else { return }
+        let reset = hint.windowResetWait(now: now).map { now.addingTimeInterval($0) }
+        if remaining <= 0, let reset, reset > now {
+            hold(request, until: reset, detail: "X-RateLimit-Remaining: 0 until X-RateLimit-Reset")
+            result.held[request] = reset
+            return
+        }
+        for rule in rules[request] ?? [] {
+            let local = tokens(request, at: now)
+            guard remaining < local else { continue }
+            // Record the admissions the server counted and we did not, timed so that they
+            // expire when the server's window resets (or after our own period).
+            let stamp = reset.map { min(now, $0.addingTimeInterval(-rule.period)) } ?? now
+            consume(request, rule: rule, count: local - remaining, at: stamp)
+        }
+    }
+
+    private mutating func syncDaily(_ remaining: Int, for action: LimitClass, at now: Date) {
+        for rule in rules[action] ?? [] where rule.period >= 86_400 {
+            let local = (tokensFor(action, rule: rule, at: now))
+            if remaining < local { consume(action, rule: rule, count: local - remaining, at: now) }
+        }
+    }
+
+    private func tokensFor(_ limitClass: LimitClass, rule: Rule, at now: Date) -> Int {
+        var copy = self
+        copy.setRules([limitClass: [rule]])
+        return copy.tokens(limitClass, at: now)
+    }
+
+    private func describe(_ hint: RateLimitHint, wait: Double) -> String {
+        var parts: [String] = []
+        if let value = hint.retryAfterHeader { parts.append("Retry-After=\(Int(value))") }
+        if let value = hint.retryAfterSeconds { parts.append("retry_after_seconds=\(Int(value))") }
+        if let value = hint.retryAfterMinutes { parts.append("retry_after_minutes=\(Int(value))") }
+        if hint.resetAt != nil { parts.append("reset_at") }
+        if parts.isEmpty { parts.append(hint.textWait != nil ? "wait from the message" : "no wait given: default") }
+        return parts.joined(separator: " ") + " → \(Int(wait.rounded(.up)))s"
+    }
+}

@@ -1,1 +1,0 @@
-// The limiter lives here.
