@@ -105,6 +105,7 @@ let package = Package(
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltipassTesting"]),
+        .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import MoltbookAPI
+import Scheduling
+
+/// One concrete write, fully rendered: what the journal records as intent before sending,
+/// so a later run can send (or reconcile) it without the recipe.
+public struct PlannedWrite: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case post
+        case comment
+        case upvotePost = "upvote_post"
+        case downvotePost = "downvote_post"
+        case upvoteComment = "upvote_comment"
+        case follow
+        case unfollow
+        case subscribe
+        case unsubscribe
+    }
+
+    public var kind: Kind
+    /// Post id (comment, votes on posts), comment id (comment votes), agent name, or submolt name.
+    public var target: String?
+    public var submolt: String?
+    public var title: String?
+    public var content: String?
+    public var url: String?
+    /// The comment replied to.
+    public var parentID: String?
+
+    public init(
+        kind: Kind, target: String? = nil, submolt: String? = nil, title: String? = nil, content: String? = nil,
+        url: String? = nil, parentID: String? = nil
+    ) {
+        self.kind = kind
+        self.target = target
+        self.submolt = submolt
+        self.title = title
+        self.content = content
+        self.url = url
+        self.parentID = parentID
+    }
+
+    /// The action's own limit class (every write also counts as `.write`).
+    public var limitClass: LimitClass {
+        switch kind {
+        case .post: .post
+        case .comment: .comment
+        case .upvotePost, .downvotePost, .upvoteComment: .vote
+        case .follow, .unfollow: .follow
+        case .subscribe, .unsubscribe: .subscribe
+        }
+    }
+
+    /// Whether a lost response may be followed by sending again after reading back. Votes
+    /// toggle, so a vote whose outcome is unknown is never sent again.
+    public var isVote: Bool { limitClass == .vote }
+
+    /// SHA-256 over the rendered fields, hex: part of the idempotency key.
+    public var contentHash: String {
+        let text = [kind.rawValue, target, submolt, title, content, url, parentID].map { $0 ?? "∅" }
+            .joined(separator: "\u{1F}")
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A short human description for logs and reports (never the full content).
+    public var summary: String {
+        switch kind {
+        case .post: "post to m/\(submolt ?? "?"): \"\(Self.excerpt(title ?? ""))\""
+        case .comment: "comment on \(target ?? "?"): \"\(Self.excerpt(content ?? ""))\""
+        case .upvotePost: "upvote post \(target ?? "?")"
+        case .downvotePost: "downvote post \(target ?? "?")"
+        case .upvoteComment: "upvote comment \(target ?? "?")"
+        case .follow: "follow \(target ?? "?")"
+        case .unfollow: "unfollow \(target ?? "?")"
+        case .subscribe: "subscribe m/\(target ?? "?")"
+        case .unsubscribe: "unsubscribe m/\(target ?? "?")"
+        }
+    }
+
+    static func excerpt(_ text: String, limit: Int = 48) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line.count > limit ? String(line.prefix(limit)) + "…" : line
+    }
+
+    /// The idempotency key: recipe, job, occurrence, step, target and content hash, hashed.
+    /// The same occurrence of the same step always yields the same key, so a crash and a
+    /// re-run find the journal entry instead of writing twice.
+    public static func idempotencyKey(
+        recipe: String, job: String, occurrence: Date, step: Int, write: PlannedWrite
+    ) -> String {
+        let text =
+            "v1|\(recipe)|\(job)|\(Int64(occurrence.timeIntervalSince1970))|\(step)|"
+            + "\(write.target ?? "")|\(write.contentHash)"
+        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}

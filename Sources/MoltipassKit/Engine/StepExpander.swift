@@ -1,0 +1,137 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+
+/// Turns one step of one occurrence into concrete writes. Selectors read through the client
+/// (reads are safe to repeat); everything else is pure.
+public struct StepExpander: Sendable {
+    /// A write with its identity.
+    public struct Expanded: Sendable, Equatable {
+        public var key: String
+        public var write: PlannedWrite
+        public var step: Int
+        /// The queue index a post took from its content queue, if any.
+        public var queueIndex: Int?
+    }
+
+    /// Why a step produced nothing.
+    public enum Outcome: Sendable, Equatable {
+        case writes([Expanded])
+        /// The content queue is exhausted.
+        case queueEmpty(String)
+    }
+
+    public var recipe: Recipe
+    public var job: Job
+    public var occurrence: OccurrencePlanner.Occurrence
+    public var environment: [String: String]
+
+    public init(recipe: Recipe, job: Job, occurrence: OccurrencePlanner.Occurrence, environment: [String: String]) {
+        self.recipe = recipe
+        self.job = job
+        self.occurrence = occurrence
+        self.environment = environment
+    }
+
+    /// The stable name of the recipe in keys and cursors.
+    public var recipeID: String { recipe.name }
+
+    func context(target: [String: String] = [:]) -> TemplateContext {
+        TemplateContext(
+            date: occurrence.nominal, timeZone: recipe.timeZone, agent: recipe.agent.value, target: target,
+            environment: environment.filter { recipe.environment.contains($0.key) },
+            seed: "\(recipe.seed)|\(job.id.value)|\(Int64(occurrence.nominal.timeIntervalSince1970))")
+    }
+
+    func expanded(_ write: PlannedWrite, step: Int, queueIndex: Int? = nil) -> Expanded {
+        Expanded(
+            key: PlannedWrite.idempotencyKey(
+                recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, write: write),
+            write: write, step: step, queueIndex: queueIndex)
+    }
+
+    /// Expands step `index`.
+    ///
+    /// - Parameters:
+    ///   - queuePosition: the next unposted item of the step's content queue.
+    ///   - fetch: reads the posts a selector names (through the client and the limiter).
+    ///   - alreadyDone: target ids this step must not act on again (dedup facts).
+    public func expand(
+        step index: Int, queuePosition: Int, now: Date,
+        fetch: (Selector) async throws -> [Post], alreadyDone: (PlannedWrite.Kind) -> Set<String>
+    ) async throws -> Outcome {
+        let step = job.steps[index]
+        switch step.action {
+        case .post(let action):
+            switch action.body {
+            case .inline(let title, let content, let url):
+                let context = context()
+                return .writes([
+                    expanded(
+                        PlannedWrite(
+                            kind: .post, submolt: action.submolt.value, title: title.render(context),
+                            content: content?.render(context), url: url?.render(context)), step: index)
+                ])
+            case .queue(let queue):
+                guard queuePosition < queue.items.count else { return .queueEmpty(queue.path.value) }
+                let item = queue.items[queuePosition]
+                let context = context()
+                let write = PlannedWrite(
+                    kind: .post, submolt: action.submolt.value, title: item.title.render(context),
+                    content: item.content?.render(context), url: item.url?.render(context))
+                return .writes([expanded(write, step: index, queueIndex: queuePosition)])
+            }
+        case .comment(let action):
+            switch action.target {
+            case .post(let id, let replyTo):
+                let write = PlannedWrite(
+                    kind: .comment, target: id.value, content: action.content.render(context()),
+                    parentID: replyTo?.value)
+                return .writes([expanded(write, step: index)])
+            case .selected(let selector):
+                let posts = TargetFilter.select(
+                    try await fetch(selector), selector: selector, agent: recipe.agent.value, now: now,
+                    excluded: alreadyDone(.comment))
+                return .writes(
+                    posts.map { post in
+                        let content = action.content.render(context(target: TargetFilter.templateFields(of: post)))
+                        return expanded(PlannedWrite(kind: .comment, target: post.id, content: content), step: index)
+                    })
+            }
+        case .vote(let action):
+            let kind: PlannedWrite.Kind
+            switch action.target {
+            case .post(let id):
+                kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
+                return .writes(
+                    alreadyDone(kind).contains(id.value)
+                        ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
+            case .comment(let id):
+                return .writes(
+                    alreadyDone(.upvoteComment).contains(id.value)
+                        ? [] : [expanded(PlannedWrite(kind: .upvoteComment, target: id.value), step: index)])
+            case .selected(let selector):
+                kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
+                let posts = TargetFilter.select(
+                    try await fetch(selector), selector: selector, agent: recipe.agent.value, now: now,
+                    excluded: alreadyDone(kind))
+                return .writes(posts.map { expanded(PlannedWrite(kind: kind, target: $0.id), step: index) })
+            }
+        case .follow(let names):
+            return .writes(ensure(.follow, names.map(\.value), step: index, alreadyDone: alreadyDone))
+        case .unfollow(let names):
+            return .writes(ensure(.unfollow, names.map(\.value), step: index, alreadyDone: alreadyDone))
+        case .subscribe(let names):
+            return .writes(ensure(.subscribe, names.map(\.value), step: index, alreadyDone: alreadyDone))
+        case .unsubscribe(let names):
+            return .writes(ensure(.unsubscribe, names.map(\.value), step: index, alreadyDone: alreadyDone))
+        }
+    }
+
+    func ensure(
+        _ kind: PlannedWrite.Kind, _ names: [String], step: Int, alreadyDone: (PlannedWrite.Kind) -> Set<String>
+    ) -> [Expanded] {
+        let done = alreadyDone(kind)
+        return names.filter { !done.contains($0) }.map { expanded(PlannedWrite(kind: kind, target: $0), step: step) }
+    }
+}
