@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "moltipass", targets: ["moltipass"]),
         .executable(name: "moltbook-sandbox", targets: ["moltbook-sandbox"]),
         .library(name: "MoltipassTesting", targets: ["MoltipassTesting"]),
+        // For the libFuzzer harness package in Fuzz/ (depends on this package by path).
+        .library(name: "Recipes", targets: ["Recipes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,7 +74,7 @@ let package = Package(
         .target(
             name: "MoltipassKit",
             dependencies: [
-                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage",
+                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

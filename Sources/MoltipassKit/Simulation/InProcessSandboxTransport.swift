@@ -1,0 +1,47 @@
+import Foundation
+import MoltbookAPI
+import MoltbookSandbox
+import Synchronization
+
+/// An `HTTPTransport` that hands requests straight to a `SandboxModel`: no sockets, virtual time.
+///
+/// Used by `plan` (a simulated Moltbook on a virtual clock) and by engine tests that simulate
+/// days in milliseconds. Faults map to what libcurl would report: a delay longer than the
+/// request's timeout is a timeout after sending; a dropped connection is a lost connection
+/// after sending.
+public final class InProcessSandboxTransport: HTTPTransport, Sendable {
+    public let model: SandboxModel
+    private let clock: @Sendable () -> Date
+    private let defaultTimeout: Duration
+    private let sent = Mutex(0)
+
+    public init(model: SandboxModel, defaultTimeout: Duration = .seconds(30), clock: @escaping @Sendable () -> Date) {
+        self.model = model
+        self.clock = clock
+        self.defaultTimeout = defaultTimeout
+    }
+
+    /// Requests handed to the model so far.
+    public var requestCount: Int { sent.withLock { $0 } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+            throw TransportError.disallowedURL(reason: "not a URL")
+        }
+        var query: [String: String] = [:]
+        for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        let sandboxRequest = SandboxRequest(
+            method: request.method, path: components.percentEncodedPath.removingPercentEncoding ?? components.path,
+            query: query, headers: request.headers, body: request.body ?? Data())
+        sent.withLock { $0 += 1 }
+        let reply = model.handle(sandboxRequest, now: clock())
+        if let delay = reply.delay, delay > (request.timeout ?? defaultTimeout) {
+            throw TransportError.timedOut(requestSent: true)
+        }
+        if reply.dropConnection {
+            throw TransportError.connectionLost(
+                requestSent: true, detail: "the simulated server dropped the connection")
+        }
+        return reply.response
+    }
+}
