@@ -1,0 +1,108 @@
+import Foundation
+import Keychain
+import MoltbookAPI
+
+/// The keychain a command works on: its path and how its passphrase is resolved.
+///
+/// Built from the command's flags and the environment; nothing is read or unlocked until a
+/// method needs it.
+public struct KeysSession: Sendable {
+    /// The key file's path: `--keychain`, else `MOLTIPASS_KEYCHAIN`, else the XDG default.
+    public let path: String
+    /// Resolves the passphrase: `--passphrase-file`, `MOLTIPASS_PASSPHRASE_FILE`,
+    /// `MOLTIPASS_PASSPHRASE`, then the terminal.
+    public let resolver: PassphraseResolver
+    /// The store for `path`, unlocked through `resolver` on first use.
+    public let store: KeychainStore
+
+    public init(
+        keychain: String?, passphraseFile: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        isInteractive: Bool = TerminalPrompt.isAvailable
+    ) throws {
+        let explicit = keychain.flatMap { $0.isEmpty ? nil : $0 }
+        guard let path = explicit ?? KeychainLocation.defaultPath(environment: environment) else {
+            throw KeysFailure(
+                .usage, "no keychain location: pass --keychain PATH or set \(KeychainLocation.variable) or HOME")
+        }
+        self.path = path
+        resolver = PassphraseResolver(
+            passphraseFile: passphraseFile, environment: environment, isInteractive: isInteractive)
+        store = KeychainStore(path: path, resolver: resolver)
+    }
+
+    /// The scrypt parameters for `keys init`: the strong default, or `N = 2^log2N` (r = 8,
+    /// p = 1) when given, held to the format's bounds.
+    public static func scryptParameters(log2N: Int?) throws -> ScryptParameters {
+        guard let log2N else { return .strong }
+        guard (1...Int(ScryptParameters.maxLog2N)).contains(log2N) else {
+            throw KeysFailure(.usage, "--scrypt-log2n must be 1...\(ScryptParameters.maxLog2N), not \(log2N)")
+        }
+        return ScryptParameters(log2N: UInt8(log2N), r: 8, p: 1)
+    }
+
+    /// Creates an empty keychain under a new passphrase (typed twice when prompted).
+    public func initialize(scrypt: ScryptParameters) throws -> String {
+        let passphrase = try resolver.newPassphrase()
+        try KeychainStore.create(at: path, passphrase: passphrase, scrypt: scrypt)
+        return "created keychain \(path) (\(scrypt))"
+    }
+
+    /// Stores `key` under `name`; the answer names the entry and the key's fingerprint only.
+    public func add(name: String, key: APIKey, replace: Bool, now: Date = Date()) throws -> String {
+        let existed = try store.read().entry(named: name) != nil
+        try store.add(name: name, key: key, replace: replace, now: now)
+        return "\(existed ? "replaced" : "added") \(name) (key \(key.fingerprint))"
+    }
+
+    /// Every entry without its key, sorted by name.
+    public func list() throws -> [KeychainEntry] {
+        try store.read().entries
+    }
+
+    /// Removes the entry `name`.
+    public func remove(name: String) throws -> String {
+        try store.remove(name: name)
+        return "removed \(name)"
+    }
+
+    /// Re-encrypts the keychain under a new passphrase read from `newPassphraseFile`, or typed
+    /// twice on the terminal. The environment's passphrase variables are never taken as the new one.
+    public func changePassphrase(newPassphraseFile: String?, isInteractive: Bool = TerminalPrompt.isAvailable)
+        throws -> String
+    {
+        _ = try store.read()  // unlock with the current passphrase first
+        let source = PassphraseResolver(
+            passphraseFile: newPassphraseFile, environment: [:], isInteractive: isInteractive)
+        let newPassphrase: Passphrase
+        do {
+            newPassphrase = try source.newPassphrase()
+        } catch KeychainError.noPassphraseSource {
+            throw KeysFailure(
+                .keychain, "no new passphrase: pass --new-passphrase-file PATH (mode 0600) or run on a terminal")
+        }
+        try store.changePassphrase(to: newPassphrase)
+        return "changed the passphrase of \(path)"
+    }
+
+    /// The key of `name`, only when `reveal` is set.
+    public func export(name: String, reveal: Bool) throws -> APIKey {
+        guard reveal else {
+            throw KeysFailure(
+                .usage,
+                "refusing to print the key of \(name) without --reveal (it would land in scrollback and logs); "
+                    + "run `moltipass keys export \(name) --reveal` to print it for migration")
+        }
+        return try store.key(for: name)
+    }
+
+    /// The entry `name` and its key, or `KeychainError.entryNotFound`.
+    public func entryAndKey(_ name: String) throws -> (KeychainEntry, APIKey) {
+        let contents = try store.read()
+        let key = try contents.key(for: name)
+        guard let entry = contents.entry(named: name) else {
+            throw KeychainError.entryNotFound(name: name, path: path)
+        }
+        return (entry, key)
+    }
+}
