@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `moltipass keys …`: the encrypted keychain that holds the agents' API keys.
+struct Keys: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage the encrypted keychain of agent API keys.",
+        discussion: """
+            Keys are read from stdin or a no-echo prompt, never from the command line. The passphrase \
+            comes from --passphrase-file, MOLTIPASS_PASSPHRASE_FILE, MOLTIPASS_PASSPHRASE or the terminal, \
+            in that order.
+            """,
+        subcommands: [
+            KeysInit.self, KeysAdd.self, KeysList.self, KeysRemove.self, KeysPasswd.self, KeysVerify.self,
+            KeysExport.self,
+        ]
+    )
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import MoltipassKit
+
+/// `moltipass keys add NAME`: stores a key read from stdin or a no-echo prompt.
+struct KeysAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Store an agent's API key, read from stdin (or a no-echo prompt on a terminal).")
+
+    @OptionGroup var options: KeysOptions
+
+    @Argument(help: "The entry name, normally the agent name.")
+    var name: String
+
+    @Flag(help: "Overwrite an existing entry with the same name.")
+    var replace = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let session = try options.session()
+            _ = try session.list()  // unlock (and fail on a bad passphrase) before asking for the key
+            let key = try KeysSecretInput.readKey(for: name)
+            print(try session.add(name: name, key: key, replace: replace))
+            return .ok
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import MoltipassKit
+
+/// `moltipass keys export NAME --reveal`: prints a key, for migration only.
+struct KeysExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Print an entry's API key (only with --reveal), for migration.")
+
+    @OptionGroup var options: KeysOptions
+
+    @Argument(help: "The entry to export.")
+    var name: String
+
+    @Flag(help: "Really print the key on stdout.")
+    var reveal = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let key = try options.session().export(name: name, reveal: reveal)
+            key.withRawValue { print($0) }
+            return .ok
+        }
+    }
+}

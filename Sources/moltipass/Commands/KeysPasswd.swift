@@ -1,0 +1,21 @@
+import ArgumentParser
+import MoltipassKit
+
+/// `moltipass keys passwd`: re-encrypts the keychain under a new passphrase.
+struct KeysPasswd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passwd", abstract: "Re-encrypt the keychain under a new passphrase.")
+
+    @OptionGroup var options: KeysOptions
+
+    @Option(
+        help: ArgumentHelp("A file holding the new passphrase (mode 0600 or 0400); else a prompt.", valueName: "path"))
+    var newPassphraseFile: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            print(try options.session().changePassphrase(newPassphraseFile: newPassphraseFile))
+            return .ok
+        }
+    }
+}

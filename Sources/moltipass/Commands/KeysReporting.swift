@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import MoltipassKit
+
+/// Runs a command's work and turns any failure into its message on stderr and its exit status.
+func reportingFailures(_ body: () async throws -> ExitStatus) async throws {
+    let status: ExitStatus
+    do {
+        status = try await body()
+    } catch {
+        printError(ErrorReporting.message(for: error))
+        throw ExitCode(ErrorReporting.exitStatus(for: error).rawValue)
+    }
+    if status != .ok { throw ExitCode(status.rawValue) }
+}
+
+/// One line on stderr.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Logging
+import MoltipassKit
+
+/// `moltipass keys verify NAME`: asks Moltbook whether the stored key works.
+struct KeysVerify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a stored key against /agents/me and /agents/status: claimed, pending, invalid or suspended.",
+        discussion: "Exit 0 when claimed; 77 when pending, invalid or suspended; 75 when Moltbook cannot be reached.")
+
+    @OptionGroup var options: KeysOptions
+
+    @Argument(help: "The entry to verify.")
+    var name: String
+
+    @Option(
+        help: "API base URL (default: the entry's, else https://www.moltbook.com/api/v1; a sandbox must be loopback).")
+    var baseURL: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let verifier = KeysVerifier(session: try options.session(), logger: Logger(label: "moltipass"))
+            let (outcome, report) = try await verifier.verify(name: name, baseURL: baseURL)
+            print(report)
+            return outcome.exitStatus
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Logging
+import MoltipassKit
+
+/// `moltipass register NAME --description TEXT`: registers an agent and stores its key.
+struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Register a new agent on Moltbook and store its key in the keychain.",
+        discussion: """
+            The key is stored before anything is printed, and never printed. Exit 73 when the name is taken \
+            (on Moltbook, or in the keychain without --replace), 64 when Moltbook refuses the name or \
+            description, 75 when rate limited.
+            """)
+
+    @OptionGroup var options: KeysOptions
+
+    @Argument(help: "The agent name (2-32 letters, digits, '_' or '-').")
+    var name: String
+
+    @Option(help: "What the agent does, shown on its profile.")
+    var description: String
+
+    @Option(help: "API base URL (default https://www.moltbook.com/api/v1; a sandbox must be loopback).")
+    var baseURL: String?
+
+    @Flag(help: "Overwrite an existing keychain entry with the same name.")
+    var replace = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let flow = RegistrationFlow(session: try options.session(), logger: Logger(label: "moltipass"))
+            let result = try await flow.register(
+                name: name, description: description, baseURL: baseURL, replace: replace)
+            print(result.report)
+            return .ok
+        }
+    }
+}
