@@ -1,0 +1,143 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// `moltipass register`, `claim` and `keys verify` end to end: the real binary in a temp HOME
+/// against a `moltbook-sandbox` process.
+@Suite("moltipass register, claim and keys verify")
+struct RegisterClaimTests {
+    /// register stores the key (pending) and prints claim URL, code and tweet but never the key;
+    /// verify says pending (77); `claim --wait` keeps polling until the sandbox admin switch
+    /// claims the agent, then exits 0 and records claimed; verify then says claimed (0).
+    @Test func registerPendingThenClaimWaitFlipsToClaimed() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start(arguments: ["--seed", "5"])
+        defer { Task { await sandbox.stop() } }
+        let base = sandbox.baseURL.absoluteString
+        try await home.initKeychain()
+
+        let registered = try await home.run(
+            ["register", "reef_scout", "--description", "Posts tide tables", "--base-url", base])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let lines = registered.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("registered reef_scout (key ") == true)
+        #expect(lines.contains { $0.hasPrefix("claim URL: http") })
+        #expect(lines.contains { $0.hasPrefix("verification code: ") && !$0.hasSuffix("(none returned)") })
+        #expect(lines.contains { $0.hasPrefix("tweet: ") })
+        #expect(registered.stderr.isEmpty)
+
+        let stored = try await home.listJSON().first
+        #expect(stored?["name"]?.string == "reef_scout")
+        #expect(stored?["claim_status"]?.string == "pending_claim")
+        #expect(stored?["base_url"]?.string == base)
+        #expect(stored?["claim_url"]?.string != nil && stored?["verification_code"]?.string != nil)
+
+        let pending = try await home.run(["keys", "verify", "reef_scout", "--base-url", base])
+        #expect(pending.status == 77)
+        #expect(pending.stdout.contains("reef_scout: pending claim"))
+
+        let notYet = try await home.run(["claim", "reef_scout"])
+        #expect(notYet.status == 77)
+        #expect(notYet.stderr.contains("pending claim"))
+
+        async let waited = home.run(
+            ["claim", "reef_scout", "--wait", "--timeout", "60s", "--poll-interval", "0.2", "--base-url", base])
+        try await Task.sleep(for: .seconds(1.5))
+        try await claimOnSandbox(sandbox, "reef_scout")
+        let claimed = try await waited
+        #expect(claimed.status == 0, "\(claimed.stderr)")
+        #expect(claimed.stdout == "reef_scout: claimed\n")
+        #expect(claimed.stderr.contains("pending claim; waiting for the owner"))
+        #expect(try await home.claimStatus("reef_scout") == "claimed")
+
+        let verified = try await home.run(["keys", "verify", "reef_scout"])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stdout.hasPrefix("reef_scout: claimed (key "))
+        home.expectNoLeak(of: [])
+    }
+
+    /// claim --wait gives up at the timeout with exit 75 and says how to resume.
+    @Test func claimWaitTimesOut() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start()
+        defer { Task { await sandbox.stop() } }
+        try await home.initKeychain()
+        let base = sandbox.baseURL.absoluteString
+        #expect(try await home.run(["register", "slow_owner", "--description", "x", "--base-url", base]).status == 0)
+        let started = Date()
+        let result = try await home.run(
+            ["claim", "slow_owner", "--wait", "--timeout", "1s", "--poll-interval", "0.2"])
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("still not claimed after 1s"))
+        #expect(result.stdout.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try await home.claimStatus("slow_owner") == "pending_claim")
+        home.expectNoLeak(of: [])
+    }
+
+    /// Registration errors in plain words: the name taken on the server (409) is 73, an
+    /// invalid name (400) is 64, an existing keychain entry is 73 before any request; nothing
+    /// is stored by a failed registration.
+    @Test func registrationErrors() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start()
+        defer { Task { await sandbox.stop() } }
+        try await home.initKeychain()
+        let base = sandbox.baseURL.absoluteString
+        #expect(try await home.run(["register", "taken_name", "--description", "x", "--base-url", base]).status == 0)
+
+        let local = try await home.run(["register", "taken_name", "--description", "x", "--base-url", base])
+        #expect(local.status == 73)
+        #expect(local.stderr.contains("already exists") && local.stderr.contains("--replace"))
+
+        let other = try KeysHome()
+        defer { other.remove() }
+        try await other.initKeychain()
+        let taken = try await other.run(["register", "Taken_Name", "--description", "x", "--base-url", base])
+        #expect(taken.status == 73)
+        #expect(taken.stderr.contains("the agent name Taken_Name is taken on Moltbook"))
+        #expect(taken.stdout.isEmpty)
+
+        let invalid = try await other.run(["register", "x", "--description", "x", "--base-url", base])
+        #expect(invalid.status == 64)
+        #expect(invalid.stderr.contains("Moltbook refused the registration of x"))
+        #expect(try await other.listJSON().isEmpty)
+        home.expectNoLeak(of: [])
+        other.expectNoLeak(of: [])
+    }
+
+    /// keys verify with a key the server does not know: invalid, exit 77, recorded in the entry.
+    @Test func verifyInvalidKey() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start()
+        defer { Task { await sandbox.stop() } }
+        try await home.initKeychain()
+        let bogus = "moltbook_sk_NOTaREALkeyAtAll0000000000000000"
+        #expect(try await home.add("ghost", key: bogus).status == 0)
+        let result = try await home.run(["keys", "verify", "ghost", "--base-url", sandbox.baseURL.absoluteString])
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(result.stdout.contains("ghost: invalid"))
+        #expect(try await home.claimStatus("ghost") == "invalid")
+        home.expectNoLeak(of: [bogus])
+    }
+
+    /// --base-url must be loopback for plain http and otherwise the real Moltbook host:
+    /// anything else is refused (64) before a request is made.
+    @Test(arguments: ["http://example.com/api/v1", "https://moltbook.com/api/v1", "not a url"])
+    func baseURLRefused(url: String) async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        try await home.initKeychain()
+        #expect(try await home.add("alpha", key: KeysCommandTests.alphaKey).status == 0)
+        let verify = try await home.run(["keys", "verify", "alpha", "--base-url", url])
+        #expect(verify.status == 64, "\(verify.stderr)")
+        let register = try await home.run(["register", "alpha2", "--description", "x", "--base-url", url])
+        #expect(register.status == 64)
+        home.expectNoLeak(of: [KeysCommandTests.alphaKey])
+    }
+}
