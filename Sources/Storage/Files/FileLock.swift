@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An exclusive `flock` on a separate lock file (by convention `<state file>.lock`).
+///
+/// Lock a separate file, never the data file: an atomic write renames a new inode over the
+/// data file, and SQLite's own locks must not be disturbed. `flock` locks belong to the open
+/// file description, so two locks in one process exclude each other as two processes do. The
+/// lock is released by `unlock()`, by deinit, or by the process dying (never stale). The lock
+/// file is never deleted (two writers could otherwise lock two different inodes).
+public final class FileLock: Sendable {
+    public let path: String
+    private let descriptor: Mutex<Int32?>
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        descriptor = Mutex(fd)
+    }
+
+    /// The lock file that goes with `path`.
+    public static func lockPath(for path: String) -> String { path + ".lock" }
+
+    /// Locks `path` if nobody holds it; nil when someone does. Does not wait.
+    public static func tryLock(path: String) throws -> FileLock? {
+        let fd = try PrivateFile.openForLock(path)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw StorageError.io("locking", path: path, errno: code)
+        }
+        return FileLock(path: path, fd: fd)
+    }
+
+    /// Locks `path`, waiting at most `timeout` seconds (then `.lockTimeout`). Blocks the calling
+    /// thread while it waits: call it off the cooperative pool.
+    public static func lock(path: String, timeout: TimeInterval) throws -> FileLock {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
+        var pause: UInt32 = 1_000
+        while true {
+            if let lock = try tryLock(path: path) { return lock }
+            if DispatchTime.now().uptimeNanoseconds >= deadline {
+                throw StorageError(.lockTimeout, "\(path) stayed locked by another process for \(timeout) s")
+            }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+    }
+
+    /// Releases the lock (idempotent).
+    public func unlock() {
+        descriptor.withLock { fd in
+            guard let open = fd else { return }
+            flock(open, LOCK_UN)
+            close(open)
+            fd = nil
+        }
+    }
+
+    /// Whether this object still holds the lock.
+    public var isLocked: Bool { descriptor.withLock { $0 != nil } }
+
+    deinit { unlock() }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Why an account is not acting.
+public enum PauseKind: String, Sendable, Codable, CaseIterable {
+    /// Verification challenges failed (the last-ten rule is close): stop writing content.
+    case challengeFailed = "challenge_failed"
+    /// Moltbook suspended the account.
+    case suspended
+    /// Authentication failures tripped the breaker: a person must fix the key.
+    case authBreaker = "auth_breaker"
+    /// Paused by an operator.
+    case manual
+}
+
+/// A pause on one account: nothing is sent for it before `until` (forever when nil).
+public struct AccountPause: Sendable, Equatable {
+    public var account: String
+    public var kind: PauseKind
+    public var until: Date?
+    public var reason: String
+    public var createdAt: Date
+
+    public init(account: String, kind: PauseKind, until: Date?, reason: String, createdAt: Date) {
+        self.account = account
+        self.kind = kind
+        self.until = until
+        self.reason = reason
+        self.createdAt = createdAt
+    }
+
+    /// Whether the pause still applies at `now`.
+    public func isActive(at now: Date) -> Bool { until.map { $0 > now } ?? true }
+}

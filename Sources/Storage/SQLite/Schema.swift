@@ -1,0 +1,117 @@
+import GRDB
+
+/// The SQLite schema, as GRDB migrations. A migration, once released, is never edited: a
+/// change is a new migration appended here (and a row in docs/state.md).
+enum Schema {
+    /// The identifiers this build knows, in order. A file holding any other is from a newer build.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
+        return migrator
+    }
+
+    /// The newest migration this build applies.
+    static let currentVersion = "v1"
+
+    /// Times are REAL seconds since 1970 (UTC), readable with `datetime(x, 'unixepoch')`.
+    static let v1 = """
+        CREATE TABLE limiter_state (
+            account TEXT NOT NULL,
+            key TEXT NOT NULL,
+            state BLOB NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (account, key)
+        );
+        CREATE TABLE limit_hints (
+            account TEXT NOT NULL,
+            limit_class TEXT NOT NULL,
+            not_before REAL NOT NULL,
+            source TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '',
+            recorded_at REAL NOT NULL,
+            PRIMARY KEY (account, limit_class)
+        );
+        CREATE TABLE schedule_cursors (
+            recipe TEXT NOT NULL,
+            job TEXT NOT NULL,
+            last_fired REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (recipe, job)
+        );
+        CREATE TABLE queue_positions (
+            recipe TEXT NOT NULL,
+            queue TEXT NOT NULL,
+            next_index INTEGER NOT NULL CHECK (next_index >= 0),
+            last_item TEXT,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (recipe, queue)
+        );
+        CREATE TABLE journal (
+            key TEXT NOT NULL PRIMARY KEY,
+            account TEXT NOT NULL,
+            recipe TEXT NOT NULL,
+            job TEXT NOT NULL,
+            occurrence REAL NOT NULL,
+            step INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT,
+            content_hash TEXT NOT NULL,
+            payload BLOB,
+            state TEXT NOT NULL CHECK (state IN ('intent', 'sent', 'done', 'failed', 'uncertain')),
+            attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            sent_at REAL,
+            remote_id TEXT,
+            last_error TEXT,
+            next_attempt_at REAL
+        );
+        CREATE INDEX journal_by_account_state ON journal (account, state, created_at);
+        CREATE TABLE dedup (
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN ('post_vote', 'comment_vote', 'comment', 'follow', 'subscribe')),
+            target TEXT NOT NULL,
+            value TEXT NOT NULL DEFAULT '',
+            recorded_at REAL NOT NULL,
+            journal_key TEXT REFERENCES journal (key) ON DELETE SET NULL,
+            PRIMARY KEY (account, kind, target, value)
+        );
+        CREATE INDEX dedup_by_journal ON dedup (journal_key);
+        CREATE TABLE pauses (
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('challenge_failed', 'suspended', 'auth_breaker', 'manual')),
+            until REAL,
+            reason TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (account, kind)
+        );
+        CREATE TABLE challenges (
+            code TEXT NOT NULL PRIMARY KEY,
+            account TEXT NOT NULL,
+            text TEXT NOT NULL,
+            expires_at REAL,
+            content_type TEXT NOT NULL,
+            content_id TEXT,
+            journal_key TEXT REFERENCES journal (key) ON DELETE SET NULL,
+            attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            status TEXT NOT NULL CHECK (status IN ('open', 'solved', 'failed', 'expired')),
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX challenges_by_account ON challenges (account, status, created_at);
+        CREATE INDEX challenges_by_journal ON challenges (journal_key);
+        CREATE TABLE leases (
+            account TEXT NOT NULL PRIMARY KEY,
+            holder TEXT NOT NULL,
+            acquired_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        CREATE TABLE heartbeats (
+            holder TEXT NOT NULL PRIMARY KEY,
+            started_at REAL NOT NULL,
+            last_tick REAL NOT NULL,
+            detail TEXT NOT NULL DEFAULT ''
+        );
+        """
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Queries on the state, valid only inside the `read` or `transaction` closure that handed it out.
+///
+/// Every method is synchronous: it runs on the connection the store lent for the closure.
+public protocol StateReader {
+    // MARK: Limiter ledger
+
+    /// The limiter's opaque state for `key` (a rule, a class, or the whole limiter) of `account`.
+    func limiterState(account: String, key: String) throws -> Data?
+    /// The server hints of `account`, one per limit class, ordered by class.
+    func limitHints(account: String) throws -> [LimitHint]
+
+    // MARK: Schedules and queues
+
+    /// The last fired occurrence of a recipe's job, or nil if it never fired.
+    func scheduleCursor(recipe: String, job: String) throws -> Date?
+    /// How far a recipe has got through a content-queue file, or nil if it never took an item.
+    func queuePosition(recipe: String, queue: String) throws -> QueuePosition?
+
+    // MARK: Journal
+
+    /// The entry under an idempotency key.
+    func journalEntry(key: String) throws -> JournalEntry?
+    /// The entries of `account` in any of `states`, oldest first.
+    func journalEntries(account: String, states: Set<JournalState>) throws -> [JournalEntry]
+    /// The unfinished entries of `account`, oldest first: `intent`, `sent`, `uncertain`, and
+    /// `failed` with a `nextAttemptAt`. A `done` entry or a `failed` one without a retry time is
+    /// finished.
+    func pendingJournalEntries(account: String) throws -> [JournalEntry]
+
+    // MARK: Dedup facts
+
+    /// The facts of `kind` about `target` for `account` (for a comment, one per content hash).
+    func dedupRecords(account: String, kind: DedupKind, target: String) throws -> [DedupRecord]
+    /// Every target with a fact of `kind` for `account`, only those whose value is `value` when
+    /// one is given (for filtering candidate targets in bulk).
+    func dedupTargets(account: String, kind: DedupKind, value: String?) throws -> Set<String>
+
+    // MARK: Pauses and challenges
+
+    /// Every pause recorded for `account` (expired ones included until cleared), by kind.
+    func pauses(account: String) throws -> [AccountPause]
+    /// The challenge with `code`.
+    func challenge(code: String) throws -> StoredChallenge?
+    /// The challenges of `account`, newest first, optionally only those in `status`, at most `limit`.
+    func challenges(account: String, status: ChallengeStatus?, limit: Int) throws -> [StoredChallenge]
+
+    // MARK: Leases and health
+
+    /// The lease row of `account` (live or expired), if any.
+    func lease(account: String) throws -> Lease?
+    /// Whether `holder` holds a live lease on `account` at `now` (a fencing check for writes).
+    func holdsLease(account: String, holder: String, now: Date) throws -> Bool
+    /// Every engine heartbeat, by holder.
+    func heartbeats() throws -> [Heartbeat]
+    /// Every account any table mentions, sorted (for `status`).
+    func knownAccounts() throws -> [String]
+}
+
+extension StateReader {
+    /// The entries of `account` whose outcome is unknown, oldest first.
+    public func uncertainJournalEntries(account: String) throws -> [JournalEntry] {
+        try journalEntries(account: account, states: [.uncertain])
+    }
+
+    /// The pauses of `account` still in force at `now`.
+    public func activePauses(account: String, at now: Date) throws -> [AccountPause] {
+        try pauses(account: account).filter { $0.isActive(at: now) }
+    }
+
+    /// The direction `account` last voted on a post or comment, if the store knows one.
+    public func vote(account: String, kind: DedupKind, target: String) throws -> String? {
+        try dedupRecords(account: account, kind: kind, target: target).first?.value
+    }
+
+    /// Whether a fact (`kind`, `target`, `value`) is recorded for `account`.
+    public func hasDedupRecord(account: String, kind: DedupKind, target: String, value: String = "") throws -> Bool {
+        try dedupRecords(account: account, kind: kind, target: target).contains { $0.value == value }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Queries and updates inside one atomic transaction: everything done through it is committed
+/// together when the closure returns, and nothing is when it throws.
+///
+/// Valid only inside the `transaction` closure that handed it out; never keep it.
+public protocol StateTransaction: StateReader {
+    // MARK: Limiter ledger
+
+    /// Stores the limiter's opaque state for `key` of `account`.
+    func setLimiterState(_ state: Data, account: String, key: String, at now: Date) throws
+    /// Forgets the limiter's state for `key` of `account`.
+    func removeLimiterState(account: String, key: String) throws
+    /// Stores the hint for (`hint.account`, `hint.limitClass`), replacing the previous one.
+    /// The limiter decides what to store (the max of local and hinted times).
+    func setLimitHint(_ hint: LimitHint) throws
+    /// Forgets the hint of one class.
+    func removeLimitHint(account: String, limitClass: String) throws
+
+    // MARK: Schedules and queues
+
+    /// Records the last fired occurrence of a recipe's job.
+    func setScheduleCursor(recipe: String, job: String, lastFired: Date, at now: Date) throws
+    /// Records how far a recipe has got through a content-queue file.
+    func setQueuePosition(_ position: QueuePosition, recipe: String, queue: String) throws
+
+    // MARK: Journal
+
+    /// Records the intent of a write, or returns the entry already under its key untouched
+    /// (whatever its state: a second run of the same occurrence finds the first one's entry).
+    func recordIntent(_ intent: JournalIntent, at now: Date) throws -> RecordedIntent
+    /// The request is about to leave: `sent`, one more attempt, `sentAt = now`.
+    func markSent(key: String, at now: Date) throws -> JournalEntry
+    /// Applied; keeps the previous `remoteID` when `remoteID` is nil.
+    func markDone(key: String, remoteID: String?, at now: Date) throws -> JournalEntry
+    /// Refused or given up. With `retryAt`, the entry stays pending until then; without, it is finished.
+    func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry
+    /// The outcome is unknown: read back before anything is sent again.
+    func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry
+    /// Deletes finished entries (`done`, and `failed` without a retry) last updated before
+    /// `date`; returns how many. Dedup records and challenges keep their facts.
+    func pruneJournal(finishedBefore date: Date) throws -> Int
+
+    // MARK: Dedup facts
+
+    /// Records a fact. For single-valued kinds (votes, follow, subscribe) it replaces any other
+    /// value for the same target; for comments it adds one more content hash.
+    func recordDedup(_ record: DedupRecord) throws
+    /// Forgets every fact of `kind` about `target` (unfollowed, unsubscribed, vote removed).
+    func removeDedup(account: String, kind: DedupKind, target: String) throws
+
+    // MARK: Pauses and challenges
+
+    /// Sets the pause of (`pause.account`, `pause.kind`), replacing the previous one.
+    func setPause(_ pause: AccountPause) throws
+    /// Lifts the pause of one kind.
+    func clearPause(account: String, kind: PauseKind) throws
+    /// Records a challenge, or returns the one already stored under its code untouched.
+    func recordChallenge(_ challenge: StoredChallenge) throws -> StoredChallenge
+    /// Counts one more answer sent for the challenge.
+    func recordChallengeAttempt(code: String, at now: Date) throws -> StoredChallenge
+    /// Sets the challenge's status (solved, failed, expired).
+    func resolveChallenge(code: String, status: ChallengeStatus, at now: Date) throws -> StoredChallenge
+
+    // MARK: Leases and health
+
+    /// Takes the lease of `account` for `holder` until `now + ttl` when nobody holds it, its
+    /// holder's lease expired (`expiresAt <= now`), or `holder` already holds it (extended).
+    /// One atomic statement: of any number of racing callers, one wins.
+    func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> LeaseResult
+    /// Extends the lease to `now + ttl` if `holder` still holds it (even expired, as long as no one
+    /// took it over); nil when it was lost.
+    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> Lease?
+    /// Gives the lease up if `holder` holds it; returns whether it did.
+    func releaseLease(account: String, holder: String) throws -> Bool
+    /// Records a sign of life of an engine process.
+    func recordHeartbeat(_ heartbeat: Heartbeat) throws
+    /// Forgets a process's heartbeat (at clean exit).
+    func removeHeartbeat(holder: String) throws
+}

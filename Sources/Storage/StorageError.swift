@@ -1,0 +1,44 @@
+import Foundation
+
+/// A failure of the state store, with a code the engine can branch on, a message saying what
+/// went wrong and how to fix it, and the underlying cause.
+///
+/// Database-specific errors never cross this boundary as their own type: they are carried as
+/// `underlying` (an opaque `any Error`) with the code `.database` or `.busy`.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable {
+        /// The state file was written by a newer Moltipass (unknown schema migrations).
+        case newerSchema
+        /// A journal entry cannot move from its current state to the requested one.
+        case illegalTransition
+        /// The record the operation names does not exist.
+        case notFound
+        /// The database stayed locked by another connection beyond the busy timeout.
+        case busy
+        /// A file-system operation failed (creating, locking, syncing, renaming).
+        case io
+        /// A lock file could not be locked within the timeout.
+        case lockTimeout
+        /// Any other database failure.
+        case database
+    }
+
+    public var code: Code
+    public var message: String
+    public var underlying: (any Error)?
+
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        guard let underlying else { return message }
+        return "\(message) (\(underlying))"
+    }
+
+    static func io(_ operation: String, path: String, errno code: Int32) -> StorageError {
+        StorageError(.io, "\(operation) \(path): \(String(cString: strerror(code)))")
+    }
+}
