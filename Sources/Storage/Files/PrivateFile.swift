@@ -12,15 +12,8 @@ enum PrivateFile {
     /// Returns whether it created the file. SQLite gives `-wal` and `-shm` the database's mode.
     @discardableResult
     static func create(_ path: String) throws -> Bool {
+        try createDirectory(for: path)
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw StorageError(.io, "creating directory \(directory)", underlying: error)
-            }
-        }
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 {
             let code = errno
@@ -33,6 +26,18 @@ enum PrivateFile {
         guard fsync(fd) == 0 else { throw StorageError.io("fsync", path: path, errno: errno) }
         try AtomicFile.syncDirectory(directory.isEmpty ? "." : directory)
         return true
+    }
+
+    /// Creates the directory holding `path` (0700, with missing parents) unless it exists.
+    static func createDirectory(for path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StorageError(.io, "creating directory \(directory)", underlying: error)
+        }
     }
 
     /// Opens (creating 0600 if needed) `path` for a lock; returns the descriptor.

@@ -18,12 +18,19 @@ public final class SQLiteStateStore: StateStore {
     /// Opens (creating if needed) the state file at `path`. Blocks; see `open`.
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
         self.path = path
+        try PrivateFile.createDirectory(for: path)
         let lock = try FileLock.lock(path: FileLock.lockPath(for: path), timeout: busyTimeout)
         defer { lock.unlock() }
         try PrivateFile.create(path)
         var configuration = Self.configuration(busyTimeout: busyTimeout)
         configuration.label = "moltipass-state"
-        let pool = try Self.mapping { try DatabasePool(path: path, configuration: configuration) }
+        let pool = try Self.mapping {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            // After GRDB's WAL set-up, which chooses NORMAL. The writer connection lives as long
+            // as the pool, so this holds for every write.
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            return pool
+        }
         try Self.migrate(pool, source: path)
         writer = pool
     }
@@ -81,11 +88,9 @@ public final class SQLiteStateStore: StateStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         if busyTimeout > 0 { configuration.busyMode = .timeout(busyTimeout) }
-        configuration.prepareDatabase { db in
-            // FULL: in WAL mode every commit is fsynced, so a recorded intent survives a power
-            // loss before the request leaves (NORMAL would only survive a process crash).
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
+        // synchronous = FULL (set once the pool is open): in WAL mode every commit is fsynced,
+        // so a recorded intent survives a power loss before the request leaves (NORMAL would
+        // only survive a process crash).
         return configuration
     }
 

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import MoltipassTesting
+import Testing
+
+@testable import Storage
+
+@Suite struct SchemaTests {
+    /// Opening a path that does not exist creates and migrates an empty store.
+    @Test func migratesFromEmpty() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let store = try await file.open()
+        let accounts = try await store.read { try $0.knownAccounts() }
+        let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
+        #expect(accounts.isEmpty)
+        #expect(applied == [Schema.currentVersion])
+    }
+
+    /// Data written before closing is there after reopening.
+    @Test func reopenKeepsData() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        do {
+            let store = try await file.open()
+            try await store.transaction { tx in
+                try tx.setScheduleCursor(recipe: "daily", job: "greet", lastFired: T.at(60), at: T.at(61))
+                try tx.setLimiterState(Data([1, 2, 3]), account: "alice", key: "limiter", at: T.at(61))
+            }
+            try store.close()
+        }
+        let store = try await file.open()
+        let (cursor, ledger) = try await store.read {
+            (
+                try $0.scheduleCursor(recipe: "daily", job: "greet"),
+                try $0.limiterState(account: "alice", key: "limiter")
+            )
+        }
+        #expect(cursor == T.at(60))
+        #expect(ledger == Data([1, 2, 3]))
+    }
+
+    /// A file carrying a migration this build does not know is refused with `.newerSchema`.
+    @Test func newerSchemaRefused() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let store = try await file.open()
+        try await store.writer.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        try store.close()
+        let error = await #expect(throws: StorageError.self) { try await file.open() }
+        #expect(error?.code == .newerSchema)
+        #expect(error?.message.contains("newer Moltipass") == true)
+        let snapshotError = #expect(throws: StorageError.self) { try SQLiteStateStore.snapshot(of: file.path) }
+        #expect(snapshotError?.code == .newerSchema)
+    }
+
+    /// The state file, its WAL companions and its lock file are created readable by the owner only.
+    @Test func filesAreCreatedPrivate() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let store = try await file.open()
+        _ = try await store.recordIntent(.sample(), at: T.t0)
+        #expect(try mode(file.path) == 0o600)
+        #expect(try mode(file.path + "-wal") == 0o600)
+        #expect(try mode(file.path + "-shm") == 0o600)
+        #expect(try mode(file.path + ".lock") == 0o600)
+    }
+
+    /// Opening a store in a missing directory creates the directory owner-only.
+    @Test func createsMissingDirectory() async throws {
+        let directory = try TemporaryDirectory(prefix: "moltipass-storage")
+        defer { directory.remove() }
+        let path = directory.file("nested/state/state.sqlite").path
+        _ = try await SQLiteStateStore.open(path: path)
+        #expect(try mode(directory.file("nested/state").path) == 0o700)
+        #expect(try mode(path) == 0o600)
+    }
+
+    /// The store runs with WAL, synchronous=FULL (2), foreign keys on and a busy timeout.
+    @Test func pragmas() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let store = try await file.open()
+        let (journal, synchronous, foreignKeys) = try await store.writer.write { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try Int.fetchOne(db, sql: "PRAGMA foreign_keys")
+            )
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)
+        #expect(foreignKeys == 1)
+    }
+}
