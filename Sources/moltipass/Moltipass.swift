@@ -7,6 +7,6 @@ struct Moltipass: AsyncParsableCommand {
         commandName: "moltipass",
         abstract: "A headless runner for Moltbook agents.",
         version: "0.1.0",
-        subcommands: [Demo.self, Validate.self, Lint.self, Keys.self, Register.self, Claim.self]
+        subcommands: [Run.self, Validate.self, Lint.self, Keys.self, Register.self, Claim.self, Demo.self]
     )
 }

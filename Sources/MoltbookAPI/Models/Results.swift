@@ -5,6 +5,12 @@ public struct Page<Item: Sendable>: Sendable {
     public var items: [Item]
     public var hasMore: Bool
     public var nextCursor: String?
+
+    public init(items: [Item], hasMore: Bool, nextCursor: String?) {
+        self.items = items
+        self.hasMore = hasMore
+        self.nextCursor = nextCursor
+    }
 }
 
 extension Page: Equatable where Item: Equatable {}

@@ -35,8 +35,10 @@ public enum OccurrencePlanner {
     /// Plans one job at `now`.
     ///
     /// - Parameters:
-    ///   - cursor: the last instant examined for this job; nil on the first run, which starts
-    ///     at `now` (a new recipe does not replay its past).
+    ///   - cursor: the last instant examined for this job; nil on the first run, which looks
+    ///     back one day (or the run-once window, if longer) and lets the missed-run policy decide
+    ///     about what it finds: `skip` replays nothing, `catch_up: 1` runs a one-shot `at:` that
+    ///     passed shortly before the recipe was installed.
     ///   - lastTick: the runner's previous tick for this job's account, if any.
     ///   - seed: the recipe's jitter seed (stable across runs, so a restart does not re-roll).
     public static func plan(
@@ -44,7 +46,11 @@ public enum OccurrencePlanner {
         maxGap: TimeInterval = 3_600, tolerance: Int = 60
     ) -> Result {
         guard let cursor else {
-            return Result(due: [], skipped: [], cursor: now, next: nextOccurrence(trigger, seed: seed, after: now))
+            var window: TimeInterval = 86_400
+            if case .runOnce(let within) = trigger.missed { window = max(window, TimeInterval(within)) }
+            return plan(
+                trigger: trigger, seed: seed, cursor: now.addingTimeInterval(-window), lastTick: nil, now: now,
+                maxGap: maxGap, tolerance: tolerance)
         }
         // Occurrences whose *fire* time passed: look back far enough to catch jittered ones.
         let lookBack = cursor.addingTimeInterval(-TimeInterval(trigger.randomizedDelay))

@@ -31,6 +31,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var paused: [String: Date] = [:]
     /// Accounts whose key or account is broken.
     public var authBroken: [String: String] = [:]
+    /// Accounts whose key could not be read from the keychain.
+    public var keychainFailures: [String: String] = [:]
     /// Failures that may pass (network, 5xx before sending).
     public var transientFailures = 0
     /// The earliest instant something becomes due (a deferred action or the next occurrence).
@@ -45,6 +47,7 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// nothing due.
     public var exitStatus: ExitStatus {
         if !authBroken.isEmpty { return .authBroken }
+        if !keychainFailures.isEmpty { return .keychain }
         if count(.done) + count(.challenged) > 0 { return .ok }
         if !locked.isEmpty { return .locked }
         if !paused.isEmpty { return .paused }
@@ -62,6 +65,9 @@ public struct RunReport: Sendable, Codable, Equatable {
         if !locked.isEmpty { parts.append("locked: \(locked.sorted().joined(separator: ", "))") }
         if !paused.isEmpty { parts.append("paused: \(paused.keys.sorted().joined(separator: ", "))") }
         if !authBroken.isEmpty { parts.append("auth broken: \(authBroken.keys.sorted().joined(separator: ", "))") }
+        if !keychainFailures.isEmpty {
+            parts.append("keychain: \(keychainFailures.keys.sorted().joined(separator: ", "))")
+        }
         if let nextDue { parts.append("next due \(MoltbookDateText.iso(nextDue))") }
         return "moltipass: " + parts.joined(separator: ", ")
     }

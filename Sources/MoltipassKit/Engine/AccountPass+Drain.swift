@@ -1,0 +1,211 @@
+import Foundation
+import MoltbookAPI
+import Scheduling
+import Storage
+
+extension AccountPass {
+    /// Sends the account's pending journal entries that are due, through the limiter.
+    func drain(into report: inout RunReport) async {
+        let agent = agent
+        let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        for entry in entries {
+            if authBroken != nil || clientError != nil { break }
+            guard let payload = entry.payload, let write = try? JSONDecoder().decode(PlannedWrite.self, from: payload)
+            else {
+                _ = try? await store.markFailed(
+                    key: entry.key, reason: "journal payload unreadable", retryAt: nil, at: now)
+                report.items.append(item(entry, "?", .failed, "journal payload unreadable"))
+                continue
+            }
+            if let next = entry.nextAttemptAt, next > now {
+                report.items.append(item(entry, write.summary, .deferred, entry.lastError ?? "scheduled", next))
+                report.nextDue = min(report.nextDue ?? next, next)
+                continue
+            }
+            let stop = await attempt(entry, write, into: &report)
+            await saveLimiter()
+            if stop { break }
+        }
+    }
+
+    /// Lists pending entries as deferred (the account is paused).
+    func reportPending(into report: inout RunReport, reason: String, until: Date?) async {
+        let agent = agent
+        let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        for entry in entries {
+            let summary = entry.payload.flatMap { try? JSONDecoder().decode(PlannedWrite.self, from: $0) }?.summary
+            report.items.append(item(entry, summary ?? entry.action, .deferred, reason, until))
+        }
+    }
+
+    /// One entry: reconcile if its outcome is unknown, then send if the limiter admits it.
+    /// Returns true when the account must stop for this pass.
+    func attempt(_ entry: JournalEntry, _ write: PlannedWrite, into report: inout RunReport) async -> Bool {
+        guard let client = await requireClient() else { return true }
+        if entry.state == .sent || entry.state == .uncertain {
+            switch await reconcile(entry, write, client: client, into: &report) {
+            case .settled: return false
+            case .send: break
+            case .stop: return true
+            }
+        }
+        let classes: [LimitClass] = [.write, write.limitClass]
+        switch limiter.reserve(classes, at: now) {
+        case .deferred(let until, let because):
+            _ = try? await store.markFailed(key: entry.key, reason: "deferred by \(because)", retryAt: until, at: now)
+            report.items.append(item(entry, write.summary, .deferred, "\(because)", until))
+            report.nextDue = min(report.nextDue ?? until, until)
+            return false
+        case .never(let because):
+            _ = try? await store.markFailed(key: entry.key, reason: "never allowed: \(because)", retryAt: nil, at: now)
+            report.items.append(item(entry, write.summary, .failed, "never allowed: \(because)"))
+            return false
+        case .allowed:
+            break
+        }
+        do {
+            _ = try await store.markSent(key: entry.key, at: now)
+        } catch {
+            limiter.cancel(write.limitClass, reservedAt: now)
+            report.transientFailures += 1
+            return true
+        }
+        let outcome = await WriteSender.send(write, with: client)
+        return await record(outcome, entry: entry, write: write, into: &report)
+    }
+
+    enum ReconcileStep { case settled, send, stop }
+
+    func reconcile(_ entry: JournalEntry, _ write: PlannedWrite, client: MoltbookClient, into report: inout RunReport)
+        async -> ReconcileStep
+    {
+        if entry.state == .sent {
+            // The process died with this request in flight.
+            _ = try? await store.markUncertain(key: entry.key, reason: "in flight when the previous run ended", at: now)
+        }
+        if write.isVote {
+            let reason = "vote outcome unknown; never re-sent (a second vote would toggle it off)"
+            _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
+            report.items.append(item(entry, write.summary, .uncertain, reason))
+            return .settled
+        }
+        guard case .allowed = limiter.reserve([.read], at: now) else {
+            let until = limiter.earliest([.read], at: now).date
+            report.items.append(item(entry, write.summary, .deferred, "read-back waits for the read budget", until))
+            return .settled
+        }
+        do {
+            let verdict = try await Reconciler.reconcile(
+                write, agent: agent, intentAt: entry.sentAt ?? entry.createdAt, client: client)
+            switch verdict {
+            case .applied(let remoteID):
+                _ = try? await store.markDone(key: entry.key, remoteID: remoteID, at: now)
+                await recordFact(write, key: entry.key)
+                report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
+                return .settled
+            case .notApplied:
+                return .send
+            case .unknowable:
+                _ = try? await store.markFailed(key: entry.key, reason: "outcome unknowable", retryAt: nil, at: now)
+                report.items.append(item(entry, write.summary, .uncertain, "outcome unknowable"))
+                return .settled
+            }
+        } catch {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            report.items.append(item(entry, write.summary, .uncertain, "read-back failed: \(error.message)"))
+            report.transientFailures += 1
+            return error.code == .rateLimited ? .stop : .settled
+        }
+    }
+
+    /// Journals an attempt's outcome. Returns true when the account must stop for this pass.
+    func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
+        async -> Bool
+    {
+        let limitClass = write.limitClass
+        switch outcome {
+        case .done(let remoteID, let challenge, let hint, let status):
+            absorb(hint, status: status, action: limitClass, request: .write)
+            _ = try? await store.markDone(key: entry.key, remoteID: remoteID, at: now)
+            await recordFact(write, key: entry.key)
+            if let challenge {
+                await recordChallenge(challenge, write: write)
+                report.items.append(
+                    item(
+                        entry, write.summary, .challenged, "verification challenge \(challenge.code)",
+                        challenge.expiresAt))
+                // No further write while a challenge is outstanding.
+                return true
+            }
+            report.items.append(item(entry, write.summary, .done, remoteID.map { "id \($0)" }))
+            logger.info("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
+            return false
+        case .rateLimited(let error):
+            absorb(error.rateLimit, status: 429, action: limitClass, request: .write, reservedAt: now)
+            let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
+            _ = try? await store.markFailed(key: entry.key, reason: "429: \(error.message)", retryAt: until, at: now)
+            report.items.append(item(entry, write.summary, .deferred, "server said 429", until))
+            report.nextDue = min(report.nextDue ?? until, until)
+            return false
+        case .uncertain(let error):
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)
+            _ = try? await store.markUncertain(key: entry.key, reason: error.message, at: now)
+            report.items.append(item(entry, write.summary, .uncertain, error.message))
+            return false
+        case .retryable(let error):
+            limiter.cancel(limitClass, reservedAt: now)
+            let retry = now.addingTimeInterval(60)
+            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: retry, at: now)
+            report.items.append(item(entry, write.summary, .deferred, error.message, retry))
+            report.transientFailures += 1
+            return true
+        case .authBroken(let error):
+            limiter.cancel(limitClass, reservedAt: now)
+            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: now, at: now)
+            if error.code == .suspended {
+                let until = error.suspensionRemaining.map { now.addingTimeInterval($0) }
+                let pause = AccountPause(
+                    account: agent, kind: .suspended, until: until, reason: error.message, createdAt: now)
+                _ = try? await store.transaction { try $0.setPause(pause) }
+            }
+            authBroken = error.message
+            report.items.append(item(entry, write.summary, .failed, error.message))
+            return true
+        case .rejected(let error):
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)
+            if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
+                _ = try? await store.markDone(key: entry.key, remoteID: nil, at: now)
+                await recordFact(write, key: entry.key)
+                report.items.append(item(entry, write.summary, .done, "already so"))
+                return false
+            }
+            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: nil, at: now)
+            report.items.append(item(entry, write.summary, .failed, error.message))
+            return false
+        }
+    }
+
+    func recordFact(_ write: PlannedWrite, key: String) async {
+        guard let (kind, value) = Self.fact(for: write.kind), let target = write.target else { return }
+        let record = DedupRecord(
+            account: agent, kind: kind, target: target, value: value ?? write.contentHash, recordedAt: now,
+            journalKey: key)
+        _ = try? await store.transaction { try $0.recordDedup(record) }
+    }
+
+    func recordChallenge(_ challenge: VerificationChallenge, write: PlannedWrite) async {
+        let stored = StoredChallenge(
+            code: challenge.code, account: agent, text: challenge.text, expiresAt: challenge.expiresAt,
+            contentType: challenge.contentType ?? write.kind.rawValue, contentID: challenge.contentID, createdAt: now)
+        _ = try? await store.transaction { try $0.recordChallenge(stored) }
+    }
+
+    func item(
+        _ entry: JournalEntry, _ action: String, _ outcome: RunReport.Item.Outcome, _ reason: String? = nil,
+        _ until: Date? = nil
+    ) -> RunReport.Item {
+        RunReport.Item(
+            agent: agent, recipe: entry.recipe, job: entry.job, action: action, outcome: outcome, reason: reason,
+            until: until)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import MoltbookAPI
+import Recipes
+import Scheduling
+import Storage
+
+/// One account's part of a pass. Lives for one pass, on one task.
+final class AccountPass {
+    let runner: Runner
+    let agent: String
+    let now: Date
+    var limiter: Limiter
+    var client: MoltbookClient?
+    var clientError: String?
+    var createdAt: Date?
+    var authBroken: String?
+
+    var store: any StateStore { runner.store }
+    var logger: Logger { runner.logger }
+    var recipes: [Recipe] { runner.recipes.filter { $0.agent.value == agent } }
+
+    init(runner: Runner, agent: String, now: Date) {
+        self.runner = runner
+        self.agent = agent
+        self.now = now
+        self.limiter = Limiter(rules: LimitRules.rules(for: .newAgent))
+    }
+
+    func run(into report: inout RunReport) async {
+        let holder = runner.configuration.holder
+        do {
+            switch try await store.acquireLease(
+                account: agent, holder: holder, now: now, ttl: runner.configuration.leaseTTL)
+            {
+            case .heldBy(let other, let until):
+                logger.info(
+                    "account locked", metadata: ["agent": "\(agent)", "holder": "\(other)", "until": "\(until)"])
+                report.locked.append(agent)
+                return
+            case .acquired:
+                break
+            }
+        } catch {
+            logger.error("state store failed", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            report.transientFailures += 1
+            return
+        }
+        defer {
+            if runner.configuration.releaseLeases {
+                let store = store
+                let agent = agent
+                Task { _ = try? await store.releaseLease(account: agent, holder: holder) }
+            }
+        }
+        await loadLimiter()
+        let pauses = (try? await store.read { [agent, now] in try $0.activePauses(account: agent, at: now) }) ?? []
+        if let pause = pauses.first {
+            report.paused[agent] = pause.until ?? .distantFuture
+        }
+        await plan(into: &report)
+        if pauses.isEmpty {
+            await drain(into: &report)
+        } else {
+            await reportPending(into: &report, reason: "account paused: \(pauses[0].reason)", until: pauses[0].until)
+        }
+        await saveLimiter()
+        let heartbeat = Heartbeat(holder: holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
+        try? await store.recordHeartbeat(heartbeat)
+        if let authBroken { report.authBroken[agent] = authBroken }
+        if let clientError { report.keychainFailures[agent] = clientError }
+    }
+
+    // MARK: Limiter
+
+    func profile() -> LimitProfile {
+        var profile = LimitRules.profile(createdAt: createdAt, at: now)
+        for recipe in recipes { profile = profile.applying(recipe.limits) }
+        return profile
+    }
+
+    func loadLimiter() async {
+        let stored = try? await store.read { [agent] reader in
+            (
+                try reader.limiterState(account: agent, key: "limiter"),
+                try reader.limiterState(account: agent, key: "account")
+            )
+        }
+        if let data = stored?.0, let decoded = try? JSONDecoder().decode(Limiter.self, from: data) {
+            limiter = decoded
+        }
+        if let data = stored?.1, let info = try? JSONDecoder().decode(AccountInfo.self, from: data) {
+            createdAt = info.createdAt
+        }
+        limiter.setRules(LimitRules.rules(for: profile()))
+    }
+
+    func saveLimiter() async {
+        guard let data = try? JSONEncoder().encode(limiter) else { return }
+        let info = try? JSONEncoder().encode(AccountInfo(createdAt: createdAt))
+        _ = try? await store.transaction { [agent, now] transaction in
+            try transaction.setLimiterState(data, account: agent, key: "limiter", at: now)
+            if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+        }
+    }
+
+    /// The agent's client, made on first use; learns the agent's age once (for the profile).
+    func requireClient() async -> MoltbookClient? {
+        if let client { return client }
+        if clientError != nil || authBroken != nil { return nil }
+        do {
+            let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
+            client = made
+            if createdAt == nil, case .allowed = limiter.reserve([.read], at: now) {
+                let me = try? await made.me()
+                if let me { absorb(me.rateLimit, status: me.status, action: nil, request: .read) }
+                if let created = me?.value.createdAt {
+                    createdAt = created
+                    limiter.setRules(LimitRules.rules(for: profile()))
+                }
+            }
+            return made
+        } catch let error as APIError {
+            authBroken = error.message
+        } catch {
+            clientError = "\(error)"
+        }
+        return nil
+    }
+
+    func absorb(_ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil) {
+        let absorbed = limiter.absorb(
+            hint, status: status, action: action, request: request, reservedAt: reservedAt, at: now)
+        for (limitClass, spacing) in absorbed.learned {
+            logger.warning(
+                "server stricter than the limit profile; spacing learned",
+                metadata: ["agent": "\(agent)", "class": "\(limitClass.rawValue)", "spacing_s": "\(Int(spacing))"])
+        }
+    }
+}
+
+/// What the engine remembers about an account besides its limiter.
+struct AccountInfo: Codable {
+    var createdAt: Date?
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MoltipassKit
+
+/// `moltipass run RECIPE… [--once]`: the engine, for cron (`--once`) or as a daemon.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run recipes: once for cron (--once), or as a long-running daemon.",
+        discussion: """
+            Exit status with --once: 0 something done, 3 nothing due, 4 deferred by limits, 5 another run \
+            holds the lock, 6 paused, 65 invalid recipe, 67 keychain, 75 transient failure, 77 auth broken.
+            The daemon exits 0 after SIGTERM/SIGINT; SIGHUP reloads the recipes.
+            """)
+
+    @Argument(help: "Recipe files.")
+    var recipes: [String]
+
+    @Flag(help: "Do what is due now and exit (cron).")
+    var once = false
+
+    @Option(help: "With --once: wait inline at most this many seconds for a deferred action.")
+    var maxWait: Double = 0
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @OptionGroup var keys: KeysOptions
+
+    @Flag(help: "With --once: print the report as JSON on stdout.")
+    var json = false
+
+    @Option(help: "Log format: text or json (default: json when stdout is not a terminal).")
+    var logFormat: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String?
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func validate() throws {
+        if recipes.isEmpty { throw ValidationError("give at least one recipe file") }
+        if let logFormat, !["text", "json"].contains(logFormat) { throw ValidationError("--log-format text|json") }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level") }
+        if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let environment = ProcessInfo.processInfo.environment
+            let loaded = RunSession.loadRecipes(self.recipes)
+            if case .failure(let diagnostics) = loaded {
+                printError(diagnostics.sorted().description)
+                return .invalidRecipe
+            }
+            guard case .success(let recipes) = loaded else { return .invalidRecipe }
+            guard let statePath = StateLocation.path(flag: state, environment: environment) else {
+                throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
+            }
+            let logger = makeLogger()
+            let session = try await RunSession(
+                recipes: recipes, statePath: statePath, keys: try keys.session(), logger: logger,
+                now: now.flatMap { ISO8601DateFormatter().date(from: $0) })
+            if once {
+                let report = await session.runOnce(maxWait: maxWait, environment: environment)
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                    encoder.dateEncodingStrategy = .iso8601
+                    FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                }
+                printError(report.summary)
+                return report.exitStatus
+            }
+            let daemon = Daemon(session: session, recipePaths: self.recipes, environment: environment)
+            return await daemon.run(signals: SignalWaiter())
+        }
+    }
+
+    func makeLogger() -> Logger {
+        let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (once ? .warning : .info)
+        // The daemon logs on stdout; a cron run keeps stdout for --json and logs on stderr.
+        let output = once ? FileHandle.standardError : FileHandle.standardOutput
+        let json = (logFormat ?? (isatty(once ? 2 : 1) == 1 ? "text" : "json")) == "json"
+        return Logger(label: "moltipass") { label -> any LogHandler in
+            if json { return JSONLogHandler(label: label, level: level, output: output) }
+            return TextLogHandler(level: level, output: output)
+        }
+    }
+}
