@@ -48,9 +48,12 @@ public enum OccurrencePlanner {
         guard let cursor else {
             var window: TimeInterval = 86_400
             if case .runOnce(let within) = trigger.missed { window = max(window, TimeInterval(within)) }
-            return plan(
+            var first = plan(
                 trigger: trigger, seed: seed, cursor: now.addingTimeInterval(-window), lastTick: nil, now: now,
                 maxGap: maxGap, tolerance: tolerance)
+            // What predates the recipe was not "missed": nothing to report.
+            first.skipped = []
+            return first
         }
         // Occurrences whose *fire* time passed: look back far enough to catch jittered ones.
         let lookBack = cursor.addingTimeInterval(-TimeInterval(trigger.randomizedDelay))

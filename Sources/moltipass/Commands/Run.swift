@@ -68,6 +68,7 @@ struct Run: AsyncParsableCommand {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
                     encoder.dateEncodingStrategy = .iso8601
+                    encoder.keyEncodingStrategy = .convertToSnakeCase
                     FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 }
