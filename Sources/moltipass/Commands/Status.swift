@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import MoltipassKit
+
+/// `moltipass status RECIPE…`: limits, pauses, pending writes and next occurrences, read-only.
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show per agent and class the next allowed time, budgets, pauses, pending writes and next runs.",
+        discussion: "Never writes the state. With --health: exit 0 when healthy, 1 with the reasons otherwise.")
+
+    @Argument(help: "Recipe files (for the agents and their schedules).")
+    var recipes: [String]
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    @Flag(
+        help: "Health check for containers: fail when paused by auth/suspension or the engine's last tick is too old.")
+    var health = false
+
+    @Option(help: "With --health: the oldest acceptable engine tick, in seconds.")
+    var maxTickAge: Double = 900
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let environment = ProcessInfo.processInfo.environment
+            let loaded = RunSession.loadRecipes(recipes)
+            if case .failure(let diagnostics) = loaded {
+                printError(diagnostics.sorted().description)
+                return .invalidRecipe
+            }
+            guard case .success(let recipes) = loaded else { return .invalidRecipe }
+            guard let path = StateLocation.path(flag: state, environment: environment) else {
+                throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
+            }
+            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let report = try await StatusReport.load(recipes: recipes, statePath: path, now: instant)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                encoder.dateEncodingStrategy = .iso8601
+                encoder.keyEncodingStrategy = .convertToSnakeCase
+                FileHandle.standardOutput.write(try encoder.encode(report))
+                FileHandle.standardOutput.write(Data("\n".utf8))
+            } else if !health {
+                print(report.text)
+            }
+            if health {
+                let problems = report.healthProblems(maxTickAge: maxTickAge)
+                for problem in problems { printError("unhealthy: \(problem)") }
+                if problems.isEmpty, !json { print("healthy") }
+                return problems.isEmpty ? .ok : .failure
+            }
+            return .ok
+        }
+    }
+}
