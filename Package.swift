@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The built-in verification-challenge solver (pure text in, answer and confidence out).
+        .target(name: "ChallengeSolver"),
         // Limit classes and profiles, the GCRA limiter, hint absorption; pure, time passed in.
         .target(name: "Scheduling", dependencies: ["MoltbookAPI", "Recipes"]),
         // The state store protocol and its SQLite implementation; file locks and atomic writes.
@@ -74,7 +76,7 @@ let package = Package(
         .target(
             name: "MoltipassKit",
             dependencies: [
-                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox",
+                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox", "ChallengeSolver",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -108,6 +110,7 @@ let package = Package(
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltipassTesting"]),
         .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
+        .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

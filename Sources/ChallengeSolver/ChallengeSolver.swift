@@ -1,0 +1,1 @@
+// The solver lives here.
