@@ -7,6 +7,8 @@ struct Moltipass: AsyncParsableCommand {
         commandName: "moltipass",
         abstract: "A headless runner for Moltbook agents.",
         version: "0.1.0",
-        subcommands: [Run.self, Status.self, Validate.self, Lint.self, Keys.self, Register.self, Claim.self, Demo.self]
+        subcommands: [
+            Run.self, Plan.self, Status.self, Validate.self, Lint.self, Keys.self, Register.self, Claim.self, Demo.self,
+        ]
     )
 }

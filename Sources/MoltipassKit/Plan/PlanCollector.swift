@@ -1,0 +1,181 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+import Scheduling
+import Storage
+
+/// Turns the engine's run reports into the plan's timeline, answers challenges with the
+/// simulated solver, and sums up per agent and class.
+struct PlanCollector {
+    let store: RecordingStateStore
+    let world: PlanWorld
+    private(set) var events: [PlanResult.Event] = []
+    /// The last deferral shown per write (or per job step), so a write waiting over many passes
+    /// appears once per change of reason or time, not once per pass.
+    private var lastDeferral: [String: String] = [:]
+    private var deferredKeys: Set<String> = []
+    private var challengesIssued = 0
+
+    init(store: RecordingStateStore, world: PlanWorld) {
+        self.store = store
+        self.world = world
+    }
+
+    /// Adds a pass's items. Returns true when the agent should pass again right away (a challenge
+    /// was answered, so writes held behind it may go).
+    mutating func collect(_ report: RunReport, at instant: Date) async -> Bool {
+        var answered = false
+        for item in report.items {
+            let intent = store.intent(agent: item.agent, recipe: item.recipe, job: item.job, summary: item.action)
+            let write = intent?.write
+            let outcome = PlanResult.Event.Outcome(rawValue: item.outcome.rawValue) ?? .failed
+            let identity = intent?.intent.key ?? "\(item.agent)|\(item.recipe)|\(item.job)|\(item.action)"
+            if outcome == .deferred {
+                // The engine words a deferral found in the journal "deferred by R" and a fresh one "R".
+                var reason = item.reason ?? ""
+                if reason.hasPrefix("deferred by ") { reason.removeFirst("deferred by ".count) }
+                let signature = "\(reason)|\(item.until.map { "\($0.timeIntervalSince1970)" } ?? "")"
+                if lastDeferral[identity] == signature { continue }
+                lastDeferral[identity] = signature
+                if intent != nil { deferredKeys.insert(identity) }
+            } else {
+                lastDeferral[identity] = nil
+            }
+            events.append(
+                PlanResult.Event(
+                    time: instant, agent: item.agent, recipe: item.recipe, job: item.job,
+                    action: write?.kind.rawValue ?? item.action, summary: item.action,
+                    limitClass: write?.limitClass.rawValue ?? (item.action == "select targets" ? "read" : "schedule"),
+                    target: write?.target, submolt: write?.submolt ?? (write?.kind == .subscribe ? write?.target : nil),
+                    title: write?.title, excerpt: write?.content.map { PlannedWrite.excerpt($0, limit: 80) },
+                    outcome: outcome, reason: item.reason, until: item.until,
+                    occurrence: intent?.intent.occurrence, key: intent?.intent.key))
+            if outcome == .challenged {
+                challengesIssued += 1
+                answered = await solveChallenges(agent: item.agent, at: instant) || answered
+            }
+        }
+        return answered
+    }
+
+    /// Answers the agent's open challenges with the sandbox's expected answers, records them
+    /// solved in the state copy, and adds a `verify` event per answer.
+    mutating func solveChallenges(agent: String, at instant: Date) async -> Bool {
+        let open = (try? await store.read { try $0.challenges(account: agent, status: .open, limit: 50) }) ?? []
+        var any = false
+        for stored in open {
+            guard let client = try? world.client(agent: agent) else { continue }
+            let verified = (try? await world.answer(code: stored.code, client: client)) ?? false
+            _ = try? await store.transaction {
+                try $0.resolveChallenge(code: stored.code, status: verified ? .solved : .failed, at: instant)
+            }
+            world.solved.withLock { $0[agent, default: 0] += verified ? 1 : 0 }
+            events.append(
+                PlanResult.Event(
+                    time: instant, agent: agent, recipe: "", job: "", action: "verify",
+                    summary: "verify \(stored.code)", limitClass: "verify",
+                    target: stored.contentID, submolt: nil, title: nil, excerpt: nil,
+                    outcome: verified ? .done : .failed,
+                    reason: verified ? "answered by the simulated solver" : "the simulated solver's answer was refused",
+                    until: nil, occurrence: nil, key: nil))
+            any = any || verified
+        }
+        return any
+    }
+
+    func result(
+        recipes: [Recipe], options: PlanOptions, feed: PlanFeed, feedDescription: String, stateCopied: Bool,
+        passes: Int
+    ) -> PlanResult {
+        let tally = world.transport.counts
+        var zones: [String: String] = [:]
+        for recipe in recipes where zones[recipe.agent.value] == nil {
+            zones[recipe.agent.value] = recipe.timeZone.identifier
+        }
+        let scenario = PlanResult.Scenario(
+            from: options.start, to: options.end, seed: options.seed, serverProfile: options.serverProfile.name,
+            challengeRate: options.challengeRate, faultRate: options.faultRate, newAgent: options.newAgent,
+            feed: feedDescription, feedPosts: feed.posts.count, stateCopied: stateCopied)
+        let server = PlanResult.Server(
+            requests: world.transport.inner.requestCount,
+            rateLimited: tally.rateLimited.values.flatMap(\.values).reduce(0, +),
+            challengesIssued: challengesIssued, challengesVerified: world.solved.withLock { $0.values.reduce(0, +) },
+            faultsInjected: tally.faults.values.reduce(0, +), passes: passes)
+        return PlanResult(
+            scenario: scenario, timeZones: zones, events: events,
+            summary: summary(recipes: recipes, options: options, tally: tally), server: server)
+    }
+
+    func summary(recipes: [Recipe], options: PlanOptions, tally: PlanTransport.Tally) -> [PlanResult.ClassSummary] {
+        var lines: [String: PlanResult.ClassSummary] = [:]
+        func line(_ agent: String, _ limitClass: String) -> PlanResult.ClassSummary {
+            lines["\(agent)|\(limitClass)"] ?? PlanResult.ClassSummary(agent: agent, limitClass: limitClass)
+        }
+        var doneTimes: [String: [Date]] = [:]
+        for event in events {
+            var summary = line(event.agent, event.limitClass)
+            switch event.outcome {
+            case .done:
+                summary.executed += 1
+                doneTimes["\(event.agent)|\(event.limitClass)", default: []].append(event.time)
+                if event.limitClass != "verify", event.limitClass != "read", event.limitClass != "schedule" {
+                    doneTimes["\(event.agent)|write", default: []].append(event.time)
+                }
+            case .deferred: if event.key == nil { summary.deferred += 1 }
+            case .skipped: summary.skipped += 1
+            case .failed, .uncertain: summary.failed += 1
+            case .challenged:
+                summary.executed += 1
+                summary.challenges += 1
+                doneTimes["\(event.agent)|\(event.limitClass)", default: []].append(event.time)
+                doneTimes["\(event.agent)|write", default: []].append(event.time)
+            }
+            lines["\(event.agent)|\(event.limitClass)"] = summary
+        }
+        var counted: Set<String> = []
+        for event in events where event.outcome == .deferred {
+            guard let key = event.key, deferredKeys.contains(key), counted.insert(key).inserted else { continue }
+            var summary = line(event.agent, event.limitClass)
+            summary.deferred += 1
+            lines["\(event.agent)|\(event.limitClass)"] = summary
+        }
+        for (agent, classes) in tally.rateLimited {
+            for (limitClass, count) in classes {
+                var summary = line(agent, limitClass)
+                summary.rateLimited += count
+                lines["\(agent)|\(limitClass)"] = summary
+            }
+        }
+        // Peak use of each local rule: the most admissions in any window of its period.
+        for recipe in recipes {
+            let agent = recipe.agent.value
+            var profile = LimitRules.profile(
+                createdAt: options.start.addingTimeInterval(options.newAgent ? -3_600 : -25 * 3_600), at: options.end)
+            for other in recipes where other.agent.value == agent { profile = profile.applying(other.limits) }
+            for (limitClass, rules) in LimitRules.rules(for: profile) {
+                guard let times = doneTimes["\(agent)|\(limitClass.rawValue)"], !times.isEmpty else { continue }
+                var summary = line(agent, limitClass.rawValue)
+                guard summary.budget.isEmpty else { continue }
+                if limitClass == .write { summary.executed = times.count }
+                summary.budget = rules.map { rule in
+                    PlanResult.Budget(
+                        rule: rule.id, limit: rule.limit, periodSeconds: rule.period,
+                        peak: Self.peak(times.sorted(), period: rule.period))
+                }
+                lines["\(agent)|\(limitClass.rawValue)"] = summary
+            }
+        }
+        return lines.values.sorted { ($0.agent, $0.limitClass) < ($1.agent, $1.limitClass) }
+    }
+
+    /// The most instants of `times` (sorted) inside any half-open window of `period` seconds.
+    static func peak(_ times: [Date], period: Double) -> Int {
+        var best = 0
+        var low = 0
+        for high in times.indices {
+            while times[high].timeIntervalSince(times[low]) >= period { low += 1 }
+            best = max(best, high - low + 1)
+        }
+        return best
+    }
+}

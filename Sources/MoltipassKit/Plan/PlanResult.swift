@@ -1,0 +1,104 @@
+import Foundation
+
+/// What a simulated horizon did: the timeline and a summary per agent and class.
+/// Encoded as `moltipass plan --json` (schema in `docs/plan.md`; keys sorted, snake_case).
+public struct PlanResult: Sendable, Codable, Equatable {
+    /// One thing that happened (or did not) at one simulated instant.
+    public struct Event: Sendable, Codable, Equatable {
+        public enum Outcome: String, Sendable, Codable, CaseIterable {
+            case done, deferred, skipped, failed, challenged, uncertain
+        }
+
+        /// The pass's instant.
+        public var time: Date
+        public var agent: String
+        public var recipe: String
+        public var job: String
+        /// The write's kind (`post`, `comment`, `upvote_post`, …) or the engine's step (`select targets`).
+        public var action: String
+        /// The engine's own description of the item (`post to m/general: "Title"`), as `run --once` reports it.
+        public var summary: String
+        /// The limit class the action counts against (`post`, `comment`, `vote`, …; `read` for selection).
+        public var limitClass: String
+        public var target: String?
+        public var submolt: String?
+        public var title: String?
+        /// The first line of the content, shortened.
+        public var excerpt: String?
+        public var outcome: Outcome
+        /// The binding limit (`post rule: post.cooldown 1 per 1800s`), the policy or the error.
+        public var reason: String?
+        /// Deferred: until when.
+        public var until: Date?
+        /// The schedule occurrence the write belongs to (nominal time).
+        public var occurrence: Date?
+        /// The journal's idempotency key of the write.
+        public var key: String?
+    }
+
+    /// One agent × class line of the summary.
+    public struct ClassSummary: Sendable, Codable, Equatable {
+        public var agent: String
+        public var limitClass: String
+        public var executed = 0
+        /// Distinct writes that waited at least once.
+        public var deferred = 0
+        public var skipped = 0
+        public var failed = 0
+        public var challenges = 0
+        /// 429s the simulated server answered.
+        public var rateLimited = 0
+        /// Per local rule: the most admissions seen in any window of the rule's period, and its limit.
+        public var budget: [Budget] = []
+    }
+
+    /// Peak use of one rule over the horizon.
+    public struct Budget: Sendable, Codable, Equatable {
+        public var rule: String
+        public var limit: Int
+        public var periodSeconds: Double
+        public var peak: Int
+    }
+
+    /// What was simulated.
+    public struct Scenario: Sendable, Codable, Equatable {
+        public var from: Date
+        public var to: Date
+        public var seed: UInt64
+        public var serverProfile: String
+        public var challengeRate: Double
+        public var faultRate: Double
+        public var newAgent: Bool
+        public var feed: String
+        public var feedPosts: Int
+        /// Whether the simulation started from a copy of a real state file.
+        public var stateCopied: Bool
+    }
+
+    /// Totals from the simulated server.
+    public struct Server: Sendable, Codable, Equatable {
+        public var requests: Int
+        public var rateLimited: Int
+        public var challengesIssued: Int
+        public var challengesVerified: Int
+        public var faultsInjected: Int
+        public var passes: Int
+    }
+
+    public var schemaVersion = 1
+    public var scenario: Scenario
+    /// The agents' time zones (the first recipe's), for display.
+    public var timeZones: [String: String]
+    public var events: [Event]
+    public var summary: [ClassSummary]
+    public var server: Server
+
+    /// The JSON `plan --json` prints: sorted keys, snake_case, ISO-8601 UTC times.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return try encoder.encode(self)
+    }
+}

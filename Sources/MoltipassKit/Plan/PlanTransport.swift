@@ -1,0 +1,72 @@
+import Foundation
+import MoltbookAPI
+import MoltbookSandbox
+import Synchronization
+
+/// The in-process sandbox transport with what `plan` needs around it: 429s counted per agent
+/// and class, and transient faults injected at a seeded rate (`--fault-rate`).
+final class PlanTransport: HTTPTransport, Sendable {
+    struct Tally: Sendable {
+        /// 429s by agent, then class (`post`, `comment`, `vote`, `follow`, `subscribe`, `read`, `write`, `verify`).
+        var rateLimited: [String: [String: Int]] = [:]
+        /// Faults injected by agent.
+        var faults: [String: Int] = [:]
+    }
+
+    /// The fault modes `--fault-rate` draws from: errors with no effect and lost connections
+    /// whose request was applied (the engine reconciles those by reading back).
+    static let faultModes: [FaultMode] = [.http503, .http500, .http502, .drop, .dropBefore]
+
+    let inner: InProcessSandboxTransport
+    let faultRate: Double
+    private let agentsByKey = Mutex<[String: String]>([:])
+    private let dice: Mutex<PlanRandom>
+    private let tally = Mutex(Tally())
+
+    init(inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64) {
+        self.inner = inner
+        self.faultRate = faultRate
+        dice = Mutex(PlanRandom(seed: seed ^ 0xFA17))
+    }
+
+    var model: SandboxModel { inner.model }
+
+    func register(key: APIKey, agent: String) {
+        key.withRawValue { raw in agentsByKey.withLock { $0["Bearer \(raw)"] = agent } }
+    }
+
+    var counts: Tally { tally.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let agent = request.headers["Authorization"].flatMap { header in agentsByKey.withLock { $0[header] } }
+        let path = request.url.path
+        if faultRate > 0, let agent, !path.hasSuffix("/agents/register") {
+            let fault: FaultMode? = dice.withLock { dice in
+                dice.unit() < faultRate ? Self.faultModes[dice.index(Self.faultModes.count)] : nil
+            }
+            if let fault {
+                model.injectFaults([FaultSpec(mode: fault, pathPrefix: path, method: request.method.rawValue)])
+                tally.withLock { $0.faults[agent, default: 0] += 1 }
+            }
+        }
+        let response = try await inner.send(request)
+        if response.status == 429, let agent {
+            let limitClass = Self.limitClass(method: request.method, path: path)
+            tally.withLock { $0.rateLimited[agent, default: [:]][limitClass, default: 0] += 1 }
+        }
+        return response
+    }
+
+    /// The limit class a request counts against (for the 429 tally).
+    static func limitClass(method: HTTPMethod, path: String) -> String {
+        if method == .get { return "read" }
+        if path.hasSuffix("/verify") { return "verify" }
+        if path.hasSuffix("/comments") { return "comment" }
+        if path.hasSuffix("/upvote") || path.hasSuffix("/downvote") { return "vote" }
+        if path.hasSuffix("/follow") { return "follow" }
+        if path.hasSuffix("/subscribe") { return "subscribe" }
+        if path.hasSuffix("/posts") { return "post" }
+        if path.hasSuffix("/submolts") { return "submolt" }
+        return "write"
+    }
+}
