@@ -1,0 +1,156 @@
+/// The number words challenges use, in collapsed form (doubled letters removed: "three" is "thre"), and the ways
+/// a fragment run can match one.
+enum NumberLexicon {
+    /// What kind of number word a match is; it decides how words combine ("twenty" + "three").
+    enum Kind: Sendable, Equatable {
+        case unit  // 0–9
+        case teen  // 10–19
+        case tens  // 20, 30, … 90
+        case compound  // a fused "thirtyfive"
+        case point  // the word "point" of "two point five"
+    }
+
+    /// A number word recognised in the text.
+    struct Match: Sendable, Equatable {
+        var value: Int
+        var kind: Kind
+        /// 1 for an exact word, less for a misspelling or a guess.
+        var certainty: Double
+        var note: String?
+    }
+
+    static let words: [String: Int] = {
+        let spelled = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+        ]
+        let tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+        var out: [String: Int] = [:]
+        for (value, word) in spelled.enumerated() { out[ChallengeNormalizer.collapse(word)] = value }
+        for (index, word) in tens.enumerated() { out[ChallengeNormalizer.collapse(word)] = (index + 2) * 10 }
+        return out
+    }()
+
+    /// Misspellings seen in texts the server graded (challenges.md), collapsed.
+    static let misspellings: [String: Int] = [
+        "fife": 5, "fyve": 5, "fiv": 5, "tweny": 20, "twnty": 20, "thrity": 30, "thirity": 30, "fourty": 40,
+        "ninty": 90, "trhe": 3, "ghre": 3, "fourlen": 14, "sevem": 7,
+    ]
+
+    /// Ordinary words one edit away from a number word; they never read as numbers.
+    static let stoplist: Set<String> = [
+        "there", "their", "ther", "thes", "thee", "tree", "three", "fire", "fine", "file", "fier", "give", "live",
+        "dive", "hive",
+        "your", "hour", "pour", "tour", "sour", "flour", "fout", "nice", "line", "mine", "none", "wine", "lone",
+        "tone", "bone", "gone", "done", "even", "seen", "sever", "eighth", "weight", "height", "light", "fight",
+        "night", "right", "sight", "tight", "might", "eights", "sixth", "fifth", "forth", "fort", "form", "from",
+        "fork", "then", "than", "tent", "twin", "twice", "hero", "here", "sixes", "fives", "nines", "weighty",
+        "plenty", "forte", "fours", "sevens", "tens", "ones", "twos", "thres", "fourth", "ninth", "tenth",
+        "ning", "nines", "listen", "glisten", "kiten", "miten", "biten", "writen", "goten", "faten",
+        "flaten", "fasten", "moisten", "someone", "anyone", "everyone", "alone", "stone", "phone",
+        "zone", "freight", "canine", "seventh",
+    ]
+
+    /// Whether the fragments `prefix` + `candidate` spell an ordinary word ("lis" + "ten"), so the number word at
+    /// the end is not one.
+    static func endsOrdinaryWord(_ prefix: String, _ candidate: String) -> Bool {
+        stoplist.contains(ChallengeNormalizer.collapse(prefix + candidate))
+    }
+
+    /// Units 1–9, teens and tens as (collapsed word, value), for the fuzzy and prefix rules.
+    static let teenStems: [(String, Int)] = [
+        ("thir", 13), ("four", 14), ("fif", 15), ("six", 16), ("seven", 17), ("eigh", 18), ("nine", 19),
+    ]
+
+    static func kind(of value: Int) -> Kind {
+        switch value {
+        case 0...9: .unit
+        case 10...19: .teen
+        default: value % 10 == 0 ? .tens : .compound
+        }
+    }
+
+    /// An exact reading of a collapsed candidate: a number word, a listed misspelling, or a fused compound
+    /// ("thirtyfive", "twenythre").
+    static func exact(_ candidate: String) -> Match? {
+        if let value = words[candidate] { return Match(value: value, kind: kind(of: value), certainty: 1) }
+        if candidate == "point" { return Match(value: 0, kind: .point, certainty: 1) }
+        if let value = misspellings[candidate], candidate.count >= 4 {
+            return Match(value: value, kind: kind(of: value), certainty: 0.9, note: "misspelt \(candidate)")
+        }
+        let characters = Array(candidate)
+        guard characters.count >= 7 else { return nil }
+        for cut in 4...(characters.count - 3) {
+            let left = String(characters[..<cut])
+            let right = String(characters[cut...])
+            guard let tens = words[left] ?? misspellings[left], tens >= 20, tens % 10 == 0 else { continue }
+            guard let unit = words[right] ?? misspellings[right], (1...9).contains(unit) else { continue }
+            let certainty = words[left] != nil && words[right] != nil ? 1.0 : 0.9
+            return Match(value: tens + unit, kind: .compound, certainty: certainty, note: "fused \(candidate)")
+        }
+        return nil
+    }
+
+    /// A reading one edit (insert, delete, substitute, swap) away from a number word of four letters or more,
+    /// with the same first letter (the misspellings seen keep it: "fyve", "thrity", "fourlen", "folur").
+    static func fuzzy(_ candidate: String) -> Match? {
+        guard candidate.count >= 4, !stoplist.contains(candidate) else { return nil }
+        var found: Int?
+        for (word, value) in words
+        where word.count >= 4 && word.first == candidate.first && editDistanceAtMostOne(candidate, word) {
+            if found != nil, found != value { return nil }
+            found = value
+        }
+        guard let value = found else { return nil }
+        return Match(value: value, kind: kind(of: value), certainty: 0.85, note: "read \(candidate) as \(value)")
+    }
+
+    /// A word with up to three letters of junk in front of a long number word ("sirthirty").
+    static func junkPrefixed(_ candidate: String) -> Match? {
+        guard !stoplist.contains(candidate) else { return nil }
+        for (word, value) in words where word.count >= 5 && candidate.hasSuffix(word) {
+            let junk = candidate.count - word.count
+            if (1...3).contains(junk) {
+                return Match(value: value, kind: kind(of: value), certainty: 0.8, note: "junk before \(word)")
+            }
+        }
+        return nil
+    }
+
+    /// A teen whose middle is garbled but whose stem and ending survive ("fourfetenen" → 14).
+    static func garbledTeen(_ candidate: String) -> Match? {
+        guard candidate.hasSuffix("en"), candidate.count <= 12 else { return nil }
+        for (stem, value) in teenStems where candidate.hasPrefix(stem) {
+            let rest = candidate.dropFirst(stem.count)
+            if rest.count >= 3, rest.dropLast(2).contains("t") {
+                return Match(value: value, kind: .teen, certainty: 0.75, note: "garbled teen \(candidate)")
+            }
+        }
+        return nil
+    }
+
+    /// A number word fused with "fold" ("sevenfold", "sevenfooldly"): the number and the rest of the word.
+    static func withFold(_ candidate: String) -> (Match, String)? {
+        guard let range = candidate.range(of: "fold") ?? candidate.range(of: "fol") else { return nil }
+        let head = String(candidate[..<range.lowerBound])
+        guard let match = exact(head) else { return nil }
+        return (match, String(candidate[range.lowerBound...]))
+    }
+
+    /// Whether the optimal-string-alignment distance between `a` and `b` is at most one.
+    static func editDistanceAtMostOne(_ a: String, _ b: String) -> Bool {
+        let x = Array(a)
+        let y = Array(b)
+        if abs(x.count - y.count) > 1 { return false }
+        if x == y { return true }
+        var i = 0
+        while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+        if x.count == y.count {
+            if Array(x[(i + 1)...]) == Array(y[(i + 1)...]) { return true }
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i]
+                && Array(x[(i + 2)...]) == Array(y[(i + 2)...])
+        }
+        let (long, short) = x.count > y.count ? (x, y) : (y, x)
+        return Array(long[(i + 1)...]) == Array(short[i...])
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+
+/// A number read from a challenge: its value, how sure the reader is, and where it sits among the segments.
+public struct ReadNumber: Sendable, Equatable {
+    public var value: Decimal
+    /// 1 for clean words or digits; lower for misspellings, repairs and guesses.
+    public var certainty: Double
+    /// What the reader had to repair or guess, for the decline reason.
+    public var notes: [String]
+    /// Dropped as a distractor (a self-correction).
+    public var dropped: Bool = false
+}
+
+/// A normalised challenge: words (collapsed), numbers and operator symbols, in text order.
+public enum Segment: Sendable, Equatable {
+    case word(String)
+    case number(ReadNumber)
+    case symbol(Character)
+}
+
+/// Reads number words out of normalised tokens, re-joining split fragments ("tW eN tY"), and assembles number
+/// phrases ("twenty three", "two point five"), repairing the repetitions and self-corrections challenges use.
+public enum NumberReader {
+    /// Words that mark the number before them as a self-correction ("thirty? noo oops um twenty three").
+    static let corrections: Set<String> = ["ops", "wait", "imean", "sory", "actualy", "corection", "scratchthat"]
+
+    private enum Item: Equatable {
+        case word(String)
+        case number(NumberLexicon.Match)
+        case digits(Decimal)
+        case symbol(Character)
+    }
+
+    /// The segments of `text`.
+    public static func segments(_ text: String) -> [Segment] {
+        phrases(items(ChallengeNormalizer.tokens(text)))
+    }
+
+    /// The numbers of `text` that survive the repairs, in order.
+    public static func numbers(_ text: String) -> [Decimal] {
+        segments(text).compactMap {
+            if case .number(let number) = $0, !number.dropped { return number.value }
+            return nil
+        }
+    }
+
+    /// Tokens to items: fragment runs that spell a number word become numbers, the rest stay words (collapsed).
+    private static func items(_ tokens: [ChallengeToken]) -> [Item] {
+        var out: [Item] = []
+        var index = 0
+        while index < tokens.count {
+            switch tokens[index] {
+            case .digits(let value):
+                out.append(.digits(value))
+                index += 1
+                continue
+            case .symbol(let symbol):
+                out.append(.symbol(symbol))
+                index += 1
+                continue
+            case .word:
+                break
+            }
+            var run: [String] = []
+            var probe = index
+            while probe < tokens.count, run.count < 4, case .word(let word) = tokens[probe] {
+                run.append(word)
+                probe += 1
+            }
+            if let (match, length) = numberAt(run) {
+                let spelled = run[..<length].joined()
+                if case .word(let previous) = out.last, NumberLexicon.endsOrdinaryWord(previous, spelled) {
+                    out[out.count - 1] = .word(ChallengeNormalizer.collapse(previous + spelled))
+                } else {
+                    out.append(.number(match))
+                }
+                index += length
+            } else if let (match, rest) = NumberLexicon.withFold(ChallengeNormalizer.collapse(run[0])) {
+                out.append(.number(match))
+                out.append(.word(rest))
+                index += 1
+            } else {
+                out.append(.word(ChallengeNormalizer.collapse(run[0])))
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// The number word that starts `run` (the longest exact span first, then repairs) and how many fragments it
+    /// uses.
+    private static func numberAt(_ run: [String]) -> (NumberLexicon.Match, Int)? {
+        func candidate(_ length: Int) -> String {
+            ChallengeNormalizer.collapse(run[..<length].joined())
+        }
+        for length in stride(from: run.count, through: 1, by: -1) {
+            guard let match = NumberLexicon.exact(candidate(length)) else { continue }
+            // A leading fragment that adds nothing ("ss" + "seven") stays a word of its own; trailing ones too.
+            if length >= 2,
+                NumberLexicon.exact(ChallengeNormalizer.collapse(run[1..<length].joined()))?.value == match.value
+            {
+                return nil
+            }
+            var used = length
+            while used > 1, NumberLexicon.exact(candidate(used - 1))?.value == match.value { used -= 1 }
+            return (match, used)
+        }
+        // A later fragment that is a number on its own wins over a repair that swallows it ("at thirty").
+        let laterExact = (1..<max(1, run.count)).contains { start in
+            (start + 1...run.count).contains {
+                NumberLexicon.exact(ChallengeNormalizer.collapse(run[start..<$0].joined())) != nil
+            }
+        }
+        // Repairs stay inside one fragment: across fragments they find numbers in ordinary words ("th ve").
+        if let match = NumberLexicon.fuzzy(candidate(1)) ?? NumberLexicon.junkPrefixed(candidate(1)) {
+            return (match, 1)
+        }
+        if laterExact { return nil }
+        if run.count >= 2 {
+            for length in stride(from: min(3, run.count), through: 2, by: -1) {
+                if let match = NumberLexicon.garbledTeen(candidate(length)) { return (match, length) }
+            }
+        }
+        return nil
+    }
+
+    /// Items to segments: tens + unit, repeated tens words, stray units, "point five" decimals, self-corrections.
+    private static func phrases(_ items: [Item]) -> [Segment] {
+        var out: [Segment] = []
+        var index = 0
+        while index < items.count {
+            switch items[index] {
+            case .word(let word):
+                out.append(.word(word))
+                index += 1
+            case .symbol(let symbol):
+                out.append(.symbol(symbol))
+                index += 1
+            case .digits(let value):
+                var number = ReadNumber(value: value, certainty: 1, notes: [])
+                index = decimalTail(items, after: index + 1, into: &number)
+                out.append(.number(number))
+            case .number(let first) where first.kind == .point:
+                out.append(.word("point"))
+                index += 1
+            case .number(let first):
+                var number = ReadNumber(
+                    value: Decimal(first.value), certainty: first.certainty, notes: first.note.map { [$0] } ?? [])
+                var next = index + 1
+                if first.kind == .tens {
+                    next = compoundTail(items, tens: first, after: next, into: &number)
+                } else if first.kind == .compound, next < items.count, case .number(let stray) = items[next],
+                    stray.kind == .unit, stray.value > 0
+                {
+                    // "tW/eN tY TwO ThReE": a stray unit after a fused compound replaces its unit.
+                    number.value = Decimal(first.value / 10 * 10 + stray.value)
+                    number.certainty *= 0.85
+                    number.notes.append("stray unit word")
+                    next += 1
+                }
+                next = decimalTail(items, after: next, into: &number)
+                out.append(.number(number))
+                index = next
+            }
+        }
+        markCorrections(&out)
+        return out
+    }
+
+    /// Extends a tens word: repeated tens ("twenty twenty three" → the last), a unit ("thirty / two" → 32, a lone
+    /// noise symbol in between allowed) and a stray extra unit ("twenty two three" → 23).
+    private static func compoundTail(
+        _ items: [Item], tens: NumberLexicon.Match, after start: Int, into number: inout ReadNumber
+    ) -> Int {
+        var next = start
+        var tensValue = tens.value
+        while next < items.count, case .number(let again) = items[next], again.kind == .tens {
+            tensValue = again.value
+            number.certainty *= min(0.9, again.certainty)
+            number.notes.append("repeated tens word")
+            next += 1
+        }
+        // "twenty twentythree": a repeated tens word before a fused compound.
+        if next < items.count, case .number(let fused) = items[next], fused.kind == .compound,
+            fused.value / 10 * 10 == tensValue
+        {
+            number.value = Decimal(fused.value)
+            number.certainty *= min(0.9, fused.certainty)
+            number.notes.append("repeated tens word")
+            return next + 1
+        }
+        number.value = Decimal(tensValue)
+        var unitIndex = skippingScrap(items, from: next)
+        var acrossSymbol = false
+        if unitIndex + 1 < items.count, case .symbol = items[unitIndex], case .number(let unit) = items[unitIndex + 1],
+            unit.kind == .unit, unit.value > 0
+        {
+            unitIndex += 1
+            acrossSymbol = true
+        }
+        guard unitIndex < items.count, case .number(let unit) = items[unitIndex], unit.kind == .unit, unit.value > 0
+        else { return next }
+        number.value = Decimal(tensValue + unit.value)
+        number.certainty *= unit.certainty * (acrossSymbol ? 0.85 : 1)
+        if acrossSymbol { number.notes.append("symbol inside a compound treated as noise") }
+        if let note = unit.note { number.notes.append(note) }
+        next = unitIndex + 1
+        if next < items.count, case .number(let stray) = items[next], stray.kind == .unit, stray.value > 0 {
+            number.value = Decimal(tensValue + stray.value)
+            number.certainty *= 0.85
+            number.notes.append("stray unit word")
+            next += 1
+        }
+        return next
+    }
+
+    /// "point five" after a number: adds the tenth.
+    private static func decimalTail(_ items: [Item], after start: Int, into number: inout ReadNumber) -> Int {
+        let pointIndex = skippingScrap(items, from: start)
+        guard pointIndex < items.count, case .number(let point) = items[pointIndex], point.kind == .point else {
+            return start
+        }
+        let digitIndex = skippingScrap(items, from: pointIndex + 1)
+        guard digitIndex < items.count, case .number(let digit) = items[digitIndex], digit.kind == .unit else {
+            return start
+        }
+        number.value += Decimal(digit.value) / 10
+        number.certainty *= digit.certainty
+        return digitIndex + 1
+    }
+
+    /// The index after one scrap fragment of at most two letters ("f" of "f FiVe"), if `start` holds one and a
+    /// number word follows it.
+    private static func skippingScrap(_ items: [Item], from start: Int) -> Int {
+        guard start + 1 < items.count, case .word(let word) = items[start], word.count <= 2,
+            case .number = items[start + 1]
+        else { return start }
+        return start + 1
+    }
+
+    /// Drops a number followed (before the next number) by a self-correction word.
+    private static func markCorrections(_ segments: inout [Segment]) {
+        var lastNumber: Int?
+        for index in segments.indices {
+            switch segments[index] {
+            case .number: lastNumber = index
+            case .word(let word):
+                guard let target = lastNumber, corrections.contains(word) || word.hasPrefix("ops"),
+                    case .number(var number) = segments[target]
+                else { continue }
+                number.dropped = true
+                number.notes.append("self-corrected")
+                segments[target] = .number(number)
+                lastNumber = nil
+            case .symbol: break
+            }
+        }
+    }
+}
