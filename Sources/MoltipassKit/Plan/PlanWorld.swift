@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MoltbookAPI
 import MoltbookSandbox
 import Synchronization
@@ -35,7 +36,9 @@ final class PlanWorld: Sendable {
     func set(_ date: Date) { now.set(date) }
 
     func client(_ key: APIKey?) throws -> MoltbookClient {
-        try MoltbookClient(baseURL: Self.baseURL, apiKey: key, transport: transport, allowLoopback: true)
+        try MoltbookClient(
+            baseURL: Self.baseURL, apiKey: key, transport: transport, allowLoopback: true,
+            logger: Logger(label: "moltipass.plan.api") { _ in SwiftLogNoOpLogHandler() })
     }
 
     /// The client of a registered agent.
