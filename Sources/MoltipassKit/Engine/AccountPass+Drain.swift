@@ -8,8 +8,19 @@ extension AccountPass {
     func drain(into report: inout RunReport) async {
         let agent = agent
         let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        // Classes the limiter already deferred in this pass, with until when. Later entries of
+        // such a class wait too, without a reservation and a store write each: a backlog of
+        // thousands of comments behind a daily cap otherwise costs a write per entry per pass.
+        var blocked: [LimitClass: Date] = [:]
         for entry in entries {
             if authBroken != nil || clientError != nil { break }
+            if entry.state == .intent || entry.state == .failed,
+                let limitClass = PlannedWrite.Kind(rawValue: entry.action).map({ PlannedWrite(kind: $0).limitClass }),
+                let until = blocked[limitClass]
+            {
+                report.items.append(item(entry, entry.action, .deferred, "behind an earlier deferred write", until))
+                continue
+            }
             guard let payload = entry.payload, let write = try? JSONDecoder().decode(PlannedWrite.self, from: payload)
             else {
                 _ = try? await store.markFailed(
@@ -22,7 +33,13 @@ extension AccountPass {
                 report.nextDue = min(report.nextDue ?? next, next)
                 continue
             }
+            let itemsBefore = report.items.count
             let stop = await attempt(entry, write, into: &report)
+            if entry.state == .intent || entry.state == .failed, report.items.count == itemsBefore + 1,
+                let last = report.items.last, last.outcome == .deferred, let until = last.until
+            {
+                blocked[write.limitClass] = until
+            }
             await saveLimiter()
             if stop { break }
         }

@@ -46,13 +46,6 @@ final class AccountPass {
             report.transientFailures += 1
             return
         }
-        defer {
-            if runner.configuration.releaseLeases {
-                let store = store
-                let agent = agent
-                Task { _ = try? await store.releaseLease(account: agent, holder: holder) }
-            }
-        }
         await loadLimiter()
         let pauses = (try? await store.read { [agent, now] in try $0.activePauses(account: agent, at: now) }) ?? []
         if let pause = pauses.first {
@@ -69,6 +62,11 @@ final class AccountPass {
         try? await store.recordHeartbeat(heartbeat)
         if let authBroken { report.authBroken[agent] = authBroken }
         if let clientError { report.keychainFailures[agent] = clientError }
+        // Released here, awaited: a `Task` started from a `defer` may never run before a
+        // `run --once` process exits, leaving the lease to block the next cron run for its TTL.
+        if runner.configuration.releaseLeases {
+            _ = try? await store.releaseLease(account: agent, holder: holder)
+        }
     }
 
     // MARK: Limiter

@@ -1,0 +1,126 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// `moltipass run` through the real binary against a `moltbook-sandbox` process.
+@Suite("moltipass run")
+struct RunCommandTests {
+    /// --once exits 0 after posting, 3 when nothing is due, 4 when the post cooldown defers the
+    /// next post (its `--json` report parses, snake_case, with the deferred item), 65 for an
+    /// invalid recipe, 67 for a wrong passphrase and 77 for an invalid key.
+    @Test func exitCodesAndJSONReport() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("exit_poster")
+        try fixture.queue(count: 5)
+        let recipe = try fixture.postingRecipe("exit_poster")
+        let t0 = RunFixture.t0
+
+        let done = try await fixture.run([recipe, "--once"], at: t0)
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stderr.contains("1 done"))
+        let nothing = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(5))
+        #expect(nothing.status == 3, "\(nothing.stderr)")
+        // A new agent may post once per 2 h: the 10:30 occurrence is deferred.
+        let deferred = try await fixture.run([recipe, "--once", "--json"], at: t0.addingTimeInterval(1_805))
+        #expect(deferred.status == 4, "\(deferred.stderr)")
+        let report = try JSONValue.parse(Data(deferred.stdout.utf8))
+        #expect(report["transient_failures"]?.int == 0)
+        #expect(report["next_due"]?.string != nil)
+        #expect(report["nextDue"] == nil)
+        let items = report["items"]?.array ?? []
+        #expect(items.count == 1)
+        #expect(items.first?["outcome"]?.string == "deferred")
+        #expect(items.first?["agent"]?.string == "exit_poster")
+        #expect(items.first?["until"]?.string != nil)
+        #expect(try await fixture.counter("posts_created") == 1)
+        #expect(try await fixture.counter("rate_limited") == 0)
+
+        let invalid = try fixture.file("bad.yaml", "agent: exit_poster\njobs: []\nbogus: 1\n")
+        #expect(try await fixture.run([invalid, "--once"], at: t0.addingTimeInterval(10)).status == 65)
+
+        let wrong = fixture.home.path + "/wrong-passphrase"
+        try KeysHome.writeSecret("not the passphrase\n", to: wrong)
+        let locked = try await fixture.run(
+            [recipe, "--once"], at: t0.addingTimeInterval(7_300), extra: ["MOLTIPASS_PASSPHRASE_FILE": wrong])
+        #expect(locked.status == 67, "\(locked.stderr)")
+
+        #expect(
+            try await fixture.home.add("fake_agent", key: "moltbook_sk_" + String(repeating: "0", count: 32)).status
+                == 0)
+        let fake = try fixture.postingRecipe("fake_agent", name: "fake.yaml")
+        let broken = try await fixture.run([fake, "--once"], at: t0.addingTimeInterval(7_200))
+        #expect(broken.status == 77, "\(broken.stderr)")
+        #expect(broken.stderr.contains("auth broken"))
+        fixture.home.expectNoLeak(of: [])
+    }
+
+    /// 20 concurrent --once runs on one state file and one due post: the post is made once;
+    /// one run exits 0, the others 5 (locked) or 3 (nothing left to do).
+    @Test func overlappingRunsPostOnce() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("overlap_poster")
+        try fixture.queue(count: 3)
+        let recipe = try fixture.postingRecipe("overlap_poster")
+        // One run creates the state file first, so the 20 race on the lease, not on creation.
+        #expect(try await fixture.run([recipe, "--once"], at: RunFixture.t0.addingTimeInterval(-60)).status == 3)
+        try await fixture.setClock(RunFixture.t0)
+        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await fixture.home.run(
+                        ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)]
+                    ).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 0 }.count == 1, "exit statuses: \(statuses.sorted())")
+        #expect(statuses.allSatisfy { [0, 3, 5].contains($0) }, "exit statuses: \(statuses.sorted())")
+        #expect(try await fixture.counter("posts_created") == 1)
+        #expect(try await fixture.counter("duplicate_contents") == 0)
+        #expect(try await fixture.titles(of: "overlap_poster") == ["Item 0"])
+    }
+
+    /// The daemon posts, then on SIGTERM exits 0 within 5 s; its lease is released (the next
+    /// --once is not locked) and no journal entry is left in flight.
+    @Test func daemonStopsOnSIGTERM() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("daemon_poster")
+        try fixture.queue(count: 3)
+        let recipe = try fixture.postingRecipe(
+            "daemon_poster",
+            extraJobs: """
+                  - id: join
+                    schedule: { every: 30m }
+                    steps:
+                      - subscribe: [general]
+                """)
+        let daemon = try ChildProcess(
+            "moltipass",
+            [
+                "run", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0), "--log-format",
+                "json",
+            ],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        let deadline = Date().addingTimeInterval(30)
+        while try await fixture.counter("posts_created") < 1, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await fixture.counter("posts_created") == 1, "daemon output: \(daemon.stdout) \(daemon.stderr)")
+        let signalled = Date()
+        daemon.send(SIGTERM)
+        let status = await daemon.waitForExit(timeout: 5)
+        #expect(status == 0, "daemon: \(daemon.stderr)")
+        #expect(Date().timeIntervalSince(signalled) < 5)
+        #expect(daemon.stdout.contains("\"message\":\"daemon stopped\""))
+
+        #expect(try await fixture.journalCount("state IN ('sent', 'uncertain')") == 0)
+        #expect(try await fixture.journalCount("state = 'done'") == 2)
+        let next = try await fixture.run([recipe, "--once"], at: RunFixture.t0.addingTimeInterval(5))
+        #expect(next.status == 3, "after the daemon: \(next.stderr)")
+    }
+}

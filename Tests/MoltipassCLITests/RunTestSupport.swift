@@ -1,0 +1,127 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// A temp HOME with a keychain, a `moltbook-sandbox` process, registered and claimed agents,
+/// and recipe files: what the `moltipass run` tests drive through the real binary. The sandbox
+/// clock and `--now` are kept equal, so the engine and the server agree on time.
+struct RunFixture {
+    /// 2026-12-01T10:00:00Z, on the half-hour grid of the test recipes.
+    static let t0 = Date(timeIntervalSince1970: 1_796_119_200)
+
+    let home: KeysHome
+    let sandbox: SandboxProcess
+    let transport: CurlTransport
+
+    static func start() async throws -> RunFixture {
+        let home = try KeysHome()
+        let sandbox = try await SandboxProcess.start()
+        let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
+        let fixture = RunFixture(home: home, sandbox: sandbox, transport: transport)
+        try await fixture.setClock(t0)
+        try await home.initKeychain()
+        return fixture
+    }
+
+    func stop() async {
+        await sandbox.stop()
+        home.remove()
+    }
+
+    var base: String { sandbox.baseURL.absoluteString }
+    var statePath: String { home.path + "/state.sqlite" }
+
+    /// Registers and claims `name` (at the sandbox's current time).
+    func agent(_ name: String) async throws {
+        let registered = try await home.run(["register", name, "--description", "run test", "--base-url", base])
+        #expect(registered.status == 0, "register \(name): \(registered.stderr)")
+        try await claimOnSandbox(sandbox, name)
+    }
+
+    /// Writes `text` to `name` in HOME; returns its path.
+    @discardableResult
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = home.path + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A queue of `count` numbered posts in `queue.yaml`.
+    func queue(count: Int) throws {
+        try file(
+            "queue.yaml",
+            (0..<count).map { "- title: \"Item \($0)\"\n  content: \"Body \($0).\"" }.joined(separator: "\n"))
+    }
+
+    /// A recipe for `agent` posting from `queue.yaml` every 30 minutes, plus `extraJobs`.
+    func postingRecipe(_ agent: String, name: String = "run.yaml", extraJobs: String = "") throws -> String {
+        try file(
+            name,
+            """
+            agent: \(agent)
+            time_zone: UTC
+            base_url: \(base)
+            jobs:
+              - id: posts
+                schedule: { every: 30m }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+            \(extraJobs)
+            """)
+    }
+
+    /// `moltipass run ARGS --state STATE --now AT` (after setting the sandbox clock to `at`).
+    func run(_ arguments: [String], at: Date, extra: [String: String] = [:]) async throws -> ProcessRunner.Result {
+        try await setClock(at)
+        return try await home.run(
+            ["run"] + arguments + ["--state", statePath, "--now", Self.iso(at)], extra: extra)
+    }
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// Journal rows matching `condition`, read with the system `sqlite3`.
+    func journalCount(_ condition: String) async throws -> Int {
+        let result = try await ProcessRunner.runSystem(
+            "/usr/bin/sqlite3", [statePath, "SELECT count(*) FROM journal WHERE \(condition);"])
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    // MARK: Sandbox admin
+
+    @discardableResult
+    func admin(_ method: HTTPMethod, _ path: String, _ json: JSONValue? = nil) async throws -> JSONValue {
+        var components = URLComponents(url: sandbox.baseURL, resolvingAgainstBaseURL: false)!
+        components.path = "/_sandbox/" + path
+        var headers: HTTPHeaders = [:]
+        if json != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let response = try await transport.send(
+            HTTPRequest(method: method, url: components.url!, headers: headers, body: json?.encoded()))
+        guard (200...299).contains(response.status) else {
+            throw HarnessError("admin \(path): HTTP \(response.status)")
+        }
+        return (try? JSONValue.parse(response.body)) ?? .null
+    }
+
+    func setClock(_ date: Date) async throws {
+        try await admin(.post, "clock", .object(["now": .string(Self.iso(date))]))
+    }
+
+    func counters() async throws -> JSONValue { try await admin(.get, "counters") }
+
+    func counter(_ name: String) async throws -> Int { try await counters()[name]?.int ?? -1 }
+
+    /// Titles of `agent`'s posts in the global feed, oldest first (read by a fresh agent).
+    func titles(of agent: String) async throws -> [String] {
+        let anonymous = try MoltbookClient(
+            baseURL: sandbox.baseURL, apiKey: nil, transport: transport, allowLoopback: true)
+        let reader = "reader_\(UUID().uuidString.prefix(6).lowercased())"
+        let key = try await anonymous.register(name: reader, description: "feed reader").value.apiKey
+        let posts = try await anonymous.with(apiKey: key).posts(sort: .new, limit: 100).value.items
+        return posts.filter { $0.author?.name == agent }.compactMap(\.title).reversed()
+    }
+}
