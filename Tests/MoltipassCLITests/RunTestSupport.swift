@@ -14,9 +14,9 @@ struct RunFixture {
     let sandbox: SandboxProcess
     let transport: CurlTransport
 
-    static func start() async throws -> RunFixture {
+    static func start(sandboxArguments: [String] = []) async throws -> RunFixture {
         let home = try KeysHome()
-        let sandbox = try await SandboxProcess.start()
+        let sandbox = try await SandboxProcess.start(arguments: sandboxArguments)
         let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
         let fixture = RunFixture(home: home, sandbox: sandbox, transport: transport)
         try await fixture.setClock(t0)
@@ -114,6 +114,16 @@ struct RunFixture {
     func counters() async throws -> JSONValue { try await admin(.get, "counters") }
 
     func counter(_ name: String) async throws -> Int { try await counters()[name]?.int ?? -1 }
+
+    /// A post by a fresh, claimed agent `crash_host` in m/general: a target for comments and votes.
+    func hostPost() async throws -> String {
+        let anonymous = try MoltbookClient(
+            baseURL: sandbox.baseURL, apiKey: nil, transport: transport, allowLoopback: true)
+        let key = try await anonymous.register(name: "crash_host", description: "posts targets").value.apiKey
+        try await claimOnSandbox(sandbox, "crash_host")
+        return try await anonymous.with(apiKey: key)
+            .createPost(.text(submolt: "general", title: "Talk to me", content: "Comments welcome.")).value.item.id
+    }
 
     /// Titles of `agent`'s posts in the global feed, oldest first (read by a fresh agent).
     func titles(of agent: String) async throws -> [String] {

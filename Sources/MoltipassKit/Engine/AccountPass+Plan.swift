@@ -164,6 +164,17 @@ extension AccountPass {
                 guard let (dedupKind, value) = Self.fact(for: kind) else { continue }
                 result[kind] = try reader.dedupTargets(account: agent, kind: dedupKind, value: value)
             }
+            // A vote or comment already journaled for a target — pending, in flight, uncertain,
+            // or done with its fact lost to a crash — counts as done: planning it again for the
+            // next occurrence would send a second vote (toggling the first off) or a second
+            // comment. Found by the SIGKILL test (votes_removed > 0).
+            let once: Set<PlannedWrite.Kind> = [.comment, .upvotePost, .downvotePost, .upvoteComment]
+            for entry in try reader.journalEntries(account: agent, states: Set(JournalState.allCases)) {
+                guard let kind = PlannedWrite.Kind(rawValue: entry.action), once.contains(kind),
+                    let target = entry.target
+                else { continue }
+                result[kind, default: []].insert(target)
+            }
             return result
         }
         return facts ?? [:]

@@ -1,0 +1,93 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// `moltipass run --once` killed with SIGKILL at random points and restarted.
+@Suite("moltipass run survives SIGKILL")
+struct RunCrashTests {
+    /// Kills per test run: 20 in the suite; `MOLTIPASS_CRASH_KILLS=50` (or more) for the full
+    /// acceptance run, `MOLTIPASS_CRASH_SEED` to replay a seed.
+    static var kills: Int { ProcessInfo.processInfo.environment["MOLTIPASS_CRASH_KILLS"].flatMap(Int.init) ?? 20 }
+
+    /// After every kill-and-restart (posts from a queue, comments and a vote, time moving 31 min
+    /// per run) and a few clean runs, the sandbox saw no duplicate post or comment and no vote
+    /// toggled off, and the agent's posts are the queue's first items, each once, in order.
+    @Test func killedRunsNeverDuplicateOrSkip() async throws {
+        let seed =
+            ProcessInfo.processInfo.environment["MOLTIPASS_CRASH_SEED"].flatMap(UInt64.init)
+            ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        print("RunCrashTests seed \(seed), \(Self.kills) kills (MOLTIPASS_CRASH_SEED to replay)")
+        var random = SplitMix(seed: seed)
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try Self.config()])
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("crash_poster")
+        let host = try await fixture.hostPost()
+        try fixture.queue(count: Self.kills + 10)
+        let recipe = try fixture.postingRecipe(
+            "crash_poster",
+            extraJobs: """
+                  - id: chatter
+                    schedule: { every: 30m }
+                    steps:
+                      - comment:
+                          post: \(host)
+                          content: "Checking in at {{ date: yyyy-MM-dd HH:mm }}"
+                      - vote: { ensure: upvoted, post: \(host) }
+                """)
+        var now = RunFixture.t0
+        var killed = 0
+        var completed = 0
+        for _ in 0..<Self.kills {
+            try await fixture.setClock(now)
+            let child = try ChildProcess(
+                "moltipass",
+                ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(now)],
+                environment: fixture.home.environment, directory: fixture.home.directory.url)
+            try await Task.sleep(for: .milliseconds(Int(random.next() % 500)))
+            child.send(SIGKILL)
+            let status = await child.waitForExit(timeout: 10)
+            if child.wasSignalled { killed += 1 } else { completed += 1 }
+            #expect(child.wasSignalled || [0, 3, 4].contains(status ?? -1), "run: \(status ?? -1) \(child.stderr)")
+            now = now.addingTimeInterval(31 * 60)
+        }
+        for _ in 0..<3 {
+            let result = try await fixture.run([recipe, "--once"], at: now)
+            #expect([0, 3, 4].contains(result.status), "clean run: \(result.stderr)")
+            now = now.addingTimeInterval(31 * 60)
+        }
+        print("RunCrashTests: \(killed) killed, \(completed) finished before the kill")
+        #expect(killed >= Self.kills / 2)
+        let counters = try await fixture.counters()
+        #expect(counters["duplicate_contents"]?.int == 0, "seed \(seed)")
+        #expect(counters["votes_removed"]?.int == 0, "seed \(seed)")
+        #expect(counters["rate_limited"]?.int == 0, "seed \(seed)")
+        let titles = try await fixture.titles(of: "crash_poster")
+        #expect(titles == (0..<titles.count).map { "Item \($0)" }, "seed \(seed)")
+        #expect(titles.count >= 2, "seed \(seed)")
+        #expect(try await fixture.journalCount("state IN ('sent', 'uncertain')") == 0, "seed \(seed)")
+    }
+
+    /// Established limits from the first second (no new-agent profile).
+    static func config() throws -> String {
+        let directory = try TemporaryDirectory(prefix: "moltipass-crash-config")
+        let path = directory.file("sandbox.json").path
+        try #"{"new_agent_period_seconds": 0}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing seed replays the same kill points.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
