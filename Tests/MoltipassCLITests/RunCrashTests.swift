@@ -44,7 +44,7 @@ struct RunCrashTests {
                 "moltipass",
                 ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(now)],
                 environment: fixture.home.environment, directory: fixture.home.directory.url)
-            try await Task.sleep(for: .milliseconds(Int(random.next() % 500)))
+            try await Task.sleep(for: .milliseconds(Int(random.next() % 350)))
             child.send(SIGKILL)
             let status = await child.waitForExit(timeout: 10)
             if child.wasSignalled { killed += 1 } else { completed += 1 }
@@ -57,7 +57,7 @@ struct RunCrashTests {
             now = now.addingTimeInterval(31 * 60)
         }
         print("RunCrashTests: \(killed) killed, \(completed) finished before the kill")
-        #expect(killed >= Self.kills / 2)
+        #expect(killed >= Self.kills / 4, "too few runs were killed mid-way")
         let counters = try await fixture.counters()
         #expect(counters["duplicate_contents"]?.int == 0, "seed \(seed)")
         #expect(counters["votes_removed"]?.int == 0, "seed \(seed)")
