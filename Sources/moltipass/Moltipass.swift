@@ -9,6 +9,7 @@ struct Moltipass: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Run.self, Plan.self, Status.self, Validate.self, Lint.self, Keys.self, Register.self, Claim.self, Demo.self,
+            ChallengeCommand.self,
         ]
     )
 }

@@ -1,0 +1,95 @@
+import ChallengeSolver
+import Foundation
+
+/// What to do about verification challenges: the solver, how many answers to send per challenge, and what to
+/// do after a failure (a decline, a wrong answer or an expired code).
+///
+/// JSON form: `{"solver":{"solver":"builtin","threshold":0.7},"max_attempts":1,"on_fail":{"pause":21600}}`;
+/// every key is optional.
+public struct ChallengePolicy: Sendable, Equatable, Codable {
+    /// What happens after a failed challenge.
+    public enum OnFail: Sendable, Equatable, Codable {
+        /// Pause the account's writes for this many seconds (cron runs exit with the paused code meanwhile).
+        case pause(TimeInterval)
+    }
+
+    /// The default pause after a failure: six hours.
+    public static let defaultPause: TimeInterval = 6 * 3600
+
+    public var solver: ChallengeSolverConfig
+    /// Answers sent per challenge code (the server treats a code as single-use, so more than 1 rarely helps).
+    public var maxAttempts: Int
+    public var onFail: OnFail
+
+    public init(
+        solver: ChallengeSolverConfig = .default, maxAttempts: Int = 1, onFail: OnFail = .pause(defaultPause)
+    ) {
+        self.solver = solver
+        self.maxAttempts = maxAttempts
+        self.onFail = onFail
+    }
+
+    /// The default policy: built-in solver, one attempt, pause six hours on failure.
+    public static let `default` = ChallengePolicy()
+
+    /// How long writes pause after a failure.
+    public var pauseDuration: TimeInterval {
+        switch onFail {
+        case .pause(let seconds): seconds
+        }
+    }
+
+    /// Problems with the values (attempts 1…5, pause 1 minute … 7 days), empty when valid.
+    public var problems: [String] {
+        var out: [String] = []
+        if !(1...5).contains(maxAttempts) { out.append("max_attempts must be 1…5, got \(maxAttempts)") }
+        if !(60...(7 * 86_400)).contains(pauseDuration) {
+            out.append("on_fail pause must be between 60 seconds and 7 days, got \(Int(pauseDuration)) s")
+        }
+        if case .builtin(let threshold) = solver, !(0...1).contains(threshold) {
+            out.append("threshold must be between 0 and 1, got \(threshold)")
+        }
+        if case .command(_, let timeout) = solver, !(timeout > 0 && timeout <= 300) {
+            out.append("command timeout must be more than 0 and at most 300 seconds, got \(timeout)")
+        }
+        return out
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case solver
+        case maxAttempts = "max_attempts"
+        case onFail = "on_fail"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        solver = try container.decodeIfPresent(ChallengeSolverConfig.self, forKey: .solver) ?? .default
+        maxAttempts = try container.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? 1
+        onFail = try container.decodeIfPresent(OnFail.self, forKey: .onFail) ?? .pause(Self.defaultPause)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(solver, forKey: .solver)
+        try container.encode(maxAttempts, forKey: .maxAttempts)
+        try container.encode(onFail, forKey: .onFail)
+    }
+}
+
+extension ChallengePolicy.OnFail {
+    private enum CodingKeys: String, CodingKey {
+        case pause
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .pause(try container.decode(TimeInterval.self, forKey: .pause))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .pause(let seconds): try container.encode(seconds, forKey: .pause)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import MoltipassKit
+
+/// `moltipass challenge solve`: answer one challenge text from stdin with the chosen solver.
+struct ChallengeSolve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "solve",
+        abstract: "Solve a challenge text read from stdin; print the answer with two decimals.",
+        discussion: """
+            Exit status: 0 answered (the answer on stdout), 68 declined (the reason on stderr), 64 usage. \
+            A command solver gets the text on stdin and must print one number and exit 0 within --timeout.
+            """)
+
+    @Option(help: "builtin, builtin:THRESHOLD, none or command:PATH.")
+    var solver = "builtin"
+
+    @Option(help: "Confidence below which the built-in solver declines (0…1, default 0.7).")
+    var threshold: Double?
+
+    @Option(help: "Seconds a command solver may run before it is killed (default 10).")
+    var timeout: Double?
+
+    @Flag(help: "Also print the confidence and the reading on stderr.")
+    var explain = false
+
+    func validate() throws {
+        do {
+            _ = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeout)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() async throws {
+        let config = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeout)
+        let input = FileHandle.standardInput.readDataToEndOfFile()
+        let text = String(decoding: input.prefix(65_536), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else {
+            FileHandle.standardError.write(Data("moltipass: no challenge text on stdin\n".utf8))
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let outcome = await ChallengeSolveOutcome.solve(text, with: config)
+        if let answer = outcome.answer {
+            print(answer)
+        }
+        if let message = outcome.message(explain: explain) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
+        if outcome.exitStatus != .ok { throw ExitCode(outcome.exitStatus.rawValue) }
+    }
+}

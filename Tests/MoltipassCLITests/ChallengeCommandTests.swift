@@ -1,0 +1,130 @@
+import Foundation
+import MoltipassTesting
+import Testing
+
+/// `moltipass challenge solve` through the built binary: built-in, none and command solvers.
+struct ChallengeCommandTests {
+    static let challenge =
+        "A] lObStEr SwImS aT tHiRtY / TwO mEtErS pEr SeCoNd AnD sLoWs By NiNe, WhAt Is ThE nEw SpEeD?"
+
+    /// Runs `moltipass challenge solve ARGS` with `input` on stdin in a temp HOME.
+    static func solve(_ arguments: [String], input: String = challenge) async throws -> ProcessRunner.Result {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        return try await ProcessRunner.run(
+            "moltipass", ["challenge", "solve"] + arguments, environment: ["HOME": home.path],
+            stdin: Data(input.utf8), timeout: 30)
+    }
+
+    /// Writes an executable shell script into `directory`.
+    static func script(_ name: String, _ body: String, in directory: TemporaryDirectory) throws -> String {
+        let url = directory.file(name)
+        try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return url.path
+    }
+
+    /// The built-in solver answers with two decimals on stdout and exits 0.
+    @Test func builtinAnswers() async throws {
+        let result = try await Self.solve([])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "23.00\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    /// `--explain` adds the confidence and the reading on stderr; stdout stays the bare answer.
+    @Test func explain() async throws {
+        let result = try await Self.solve(["--explain"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "23.00\n")
+        #expect(result.stderr.contains("32 - 9"))
+    }
+
+    /// A text without a problem is declined: reason on stderr, nothing on stdout, exit 68.
+    @Test func builtinDeclinesNonsense() async throws {
+        let result = try await Self.solve([], input: "the lobster waves hello")
+        #expect(result.status == 68)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("declined"))
+    }
+
+    /// A threshold above every confidence turns an answer into a decline that names the reading.
+    @Test func thresholdDeclines() async throws {
+        let result = try await Self.solve(["--threshold", "0.99"])
+        #expect(result.status == 68)
+        #expect(result.stderr.contains("32 - 9"))
+    }
+
+    /// `--solver none` always declines.
+    @Test func noneDeclines() async throws {
+        let result = try await Self.solve(["--solver", "none"])
+        #expect(result.status == 68)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("none"))
+    }
+
+    /// A command solver gets the text on stdin; its number comes back with two decimals.
+    @Test func commandSolverAnswers() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seen = directory.file("seen.txt").path
+        let path = try Self.script("solver.sh", "cat > '\(seen)'\necho 23", in: directory)
+        let result = try await Self.solve(["--solver", "command:\(path)"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "23.00\n")
+        #expect(try String(contentsOfFile: seen, encoding: .utf8).contains("sLoWs By NiNe"))
+    }
+
+    /// Garbage output, a non-zero exit and a missing program are declines with the reason.
+    @Test(arguments: [
+        ("garbage.sh", "echo 'the answer is 23'", "not one number"),
+        ("failing.sh", "echo boom >&2\nexit 3", "exited with status 3: boom"),
+        ("empty.sh", "exit 0", "not one number"),
+    ])
+    func commandSolverFailures(_ name: String, _ body: String, _ fragment: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.script(name, body, in: directory)
+        let result = try await Self.solve(["--solver", "command:\(path)"])
+        #expect(result.status == 68)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(fragment), "stderr: \(result.stderr)")
+    }
+
+    /// A missing solver program is a decline, not a crash.
+    @Test func missingCommand() async throws {
+        let result = try await Self.solve(["--solver", "command:/nonexistent/solver"])
+        #expect(result.status == 68)
+        #expect(result.stderr.contains("not an executable"))
+    }
+
+    /// A hanging solver (with a child holding its stdout) is killed at --timeout and declined, promptly.
+    @Test func commandSolverTimeout() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.script("hang.sh", "sleep 30\necho 1", in: directory)
+        let started = Date()
+        let result = try await Self.solve(["--solver", "command:\(path)", "--timeout", "1"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 68)
+        #expect(result.stderr.contains("within 1 s"), "stderr: \(result.stderr)")
+        #expect(elapsed < 10, "took \(elapsed) s")
+    }
+
+    /// Bad options and empty input are usage errors (64).
+    @Test(arguments: [
+        ["--solver", "bogus"], ["--threshold", "1.5"], ["--solver", "command:"], ["--timeout", "0"],
+        ["--solver", "builtin:2"],
+    ])
+    func usageErrors(_ arguments: [String]) async throws {
+        let result = try await Self.solve(arguments)
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+    }
+
+    /// No text on stdin is a usage error.
+    @Test func emptyInput() async throws {
+        let result = try await Self.solve([], input: "  \n")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no challenge text"))
+    }
+}
