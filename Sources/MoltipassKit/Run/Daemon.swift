@@ -25,17 +25,12 @@ public struct Daemon: Sendable {
         var recipes = session.recipes
         var runner = makeRunner(recipes, holder: holder)
         let logger = session.logger
+        var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: false)
         logger.info("daemon started", metadata: ["recipes": "\(recipes.count)", "holder": "\(holder)"])
         while true {
-            let report = await runner.pass(now: session.clock())
-            for item in report.items where item.outcome != .deferred {
-                logger.info(
-                    "\(item.outcome.rawValue)",
-                    metadata: [
-                        "agent": "\(item.agent)", "recipe": "\(item.recipe)", "job": "\(item.job)",
-                        "action": "\(item.action)", "reason": "\(item.reason ?? "")",
-                    ])
-            }
+            let started = session.clock()
+            let report = await runner.pass(now: started)
+            await reportLogger.log(report, since: started)
             if signals.stopRequested { break }
             let now = session.clock()
             let leaseRenewal = now.addingTimeInterval(runner.configuration.leaseTTL / 2)

@@ -16,11 +16,12 @@ public struct RunSession: Sendable {
     /// The wall clock, or a fixed start plus monotonic elapsed time (`--now`, tests).
     public let clock: @Sendable () -> Date
 
-    /// Loads and validates every recipe; all diagnostics of all files when any is invalid.
+    /// Loads and validates every recipe (a directory: its `*.yaml`/`*.yml` files, `RecipePaths`);
+    /// all diagnostics of all files when any is invalid.
     public static func loadRecipes(_ paths: [String]) -> Result<[Recipe], Diagnostics> {
         var recipes: [Recipe] = []
         var problems: [Diagnostic] = []
-        for path in paths {
+        for path in RecipePaths.expand(paths) {
             switch RecipeLoader.load(path: path) {
             case .success(let recipe): recipes.append(recipe)
             case .failure(let diagnostics): problems += diagnostics.items

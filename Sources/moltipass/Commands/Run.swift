@@ -63,7 +63,10 @@ struct Run: AsyncParsableCommand {
                 recipes: recipes, statePath: statePath, keys: try keys.session(), logger: logger,
                 now: now.flatMap { ISO8601DateFormatter().date(from: $0) })
             if once {
+                let started = session.clock()
                 let report = await session.runOnce(maxWait: maxWait, environment: environment)
+                var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: true)
+                await reportLogger.log(report, since: started)
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -72,7 +75,15 @@ struct Run: AsyncParsableCommand {
                     FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 }
-                printError(report.summary)
+                if jsonLogs {
+                    // Every line on stderr stays JSON: the summary is the closing `event=run` line.
+                    FileHandle.standardError.write(
+                        JSONLogHandler.line(
+                            level: .notice, message: report.summary, label: "moltipass",
+                            metadata: ReportLogger.summary(report)))
+                } else {
+                    printError(report.summary)
+                }
                 return report.exitStatus
             }
             let daemon = Daemon(session: session, recipePaths: self.recipes, environment: environment)
@@ -80,11 +91,14 @@ struct Run: AsyncParsableCommand {
         }
     }
 
+    /// JSON log lines: `--log-format json`, or no `--log-format` and the log stream is not a terminal.
+    var jsonLogs: Bool { (logFormat ?? (isatty(once ? 2 : 1) == 1 ? "text" : "json")) == "json" }
+
     func makeLogger() -> Logger {
         let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (once ? .warning : .info)
         // The daemon logs on stdout; a cron run keeps stdout for --json and logs on stderr.
         let output = once ? FileHandle.standardError : FileHandle.standardOutput
-        let json = (logFormat ?? (isatty(once ? 2 : 1) == 1 ? "text" : "json")) == "json"
+        let json = jsonLogs
         return Logger(label: "moltipass") { label -> any LogHandler in
             if json { return JSONLogHandler(label: label, level: level, output: output) }
             return TextLogHandler(level: level, output: output)

@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import Storage
+
+/// Logs what a pass of the engine did, for containers and log shippers: one event per
+/// `RunReport` item (`event=action`) and one per account that was locked, paused, auth-broken
+/// or had no key (`event=account`). Field names are stable and documented in `docs/deploy.md`,
+/// "Logs"; no field ever carries an API key.
+///
+/// Levels: `done` and `skipped` and `deferred` info, `uncertain` and `challenged` warning,
+/// `failed` error. The daemon sees the same deferral on every pass; with `repeatDeferrals`
+/// off (the daemon) a deferral is logged once until it changes or goes away.
+public struct ReportLogger: Sendable {
+    public let logger: Logger
+    let store: (any StateStore)?
+    let repeatDeferrals: Bool
+    private var loggedDeferrals: Set<String> = []
+
+    /// - Parameter store: where `step` and `request_id` are looked up (the journal); nil: not logged.
+    public init(logger: Logger, store: (any StateStore)?, repeatDeferrals: Bool) {
+        self.logger = logger
+        self.store = store
+        self.repeatDeferrals = repeatDeferrals
+    }
+
+    /// Logs `report`, a pass (or passes) that started at `since`.
+    public mutating func log(_ report: RunReport, since: Date) async {
+        var journal = await JournalMatcher.load(store: store, report: report, since: since)
+        var deferrals: Set<String> = []
+        for item in report.items {
+            let entry = journal.take(item)
+            if item.outcome == .deferred {
+                let identity = [
+                    item.agent, item.recipe, item.job, item.action, entry?.key ?? "",
+                    item.until.map { "\($0.timeIntervalSince1970)" } ?? "",
+                ].joined(separator: "\u{1F}")
+                deferrals.insert(identity)
+                if !repeatDeferrals, loggedDeferrals.contains(identity) { continue }
+            }
+            logger.log(
+                level: Self.level(item.outcome), "\(item.outcome.rawValue): \(item.action)",
+                metadata: Self.metadata(item, entry: entry))
+        }
+        loggedDeferrals = deferrals
+        for agent in report.locked.sorted() {
+            logger.notice(
+                "locked: another process holds the lease", metadata: Self.account(agent, "locked", nil, nil))
+        }
+        for (agent, until) in report.paused.sorted(by: { $0.key < $1.key }) {
+            logger.warning("paused", metadata: Self.account(agent, "paused", nil, until))
+        }
+        for (agent, reason) in report.authBroken.sorted(by: { $0.key < $1.key }) {
+            logger.error("auth broken", metadata: Self.account(agent, "auth_broken", reason, nil))
+        }
+        for (agent, reason) in report.keychainFailures.sorted(by: { $0.key < $1.key }) {
+            logger.error("keychain", metadata: Self.account(agent, "keychain", reason, nil))
+        }
+    }
+
+    static func level(_ outcome: RunReport.Item.Outcome) -> Logger.Level {
+        switch outcome {
+        case .done, .skipped, .deferred: .info
+        case .uncertain, .challenged: .warning
+        case .failed: .error
+        }
+    }
+
+    /// The fields of one action line.
+    static func metadata(_ item: RunReport.Item, entry: JournalEntry?) -> Logger.Metadata {
+        var fields: Logger.Metadata = [
+            "event": "action", "agent": "\(item.agent)", "recipe": "\(item.recipe)", "job": "\(item.job)",
+            "action": "\(item.action)", "outcome": "\(item.outcome.rawValue)",
+        ]
+        if let reason = item.reason, !reason.isEmpty { fields["reason"] = "\(reason)" }
+        if let until = item.until { fields["next_allowed"] = "\(MoltbookDateText.iso(until))" }
+        if let entry {
+            fields["step"] = .stringConvertible(entry.step)
+            fields["request_id"] = "\(entry.key)"
+        }
+        return fields
+    }
+
+    /// The fields of one account line.
+    static func account(_ agent: String, _ outcome: String, _ reason: String?, _ until: Date?) -> Logger.Metadata {
+        var fields: Logger.Metadata = ["event": "account", "agent": "\(agent)", "outcome": "\(outcome)"]
+        if let reason, !reason.isEmpty { fields["reason"] = "\(reason)" }
+        if let until { fields["next_allowed"] = "\(MoltbookDateText.iso(until))" }
+        return fields
+    }
+
+    /// The fields of the closing line of `run --once` (`event=run`): counts, exit status, next due.
+    public static func summary(_ report: RunReport) -> Logger.Metadata {
+        var fields: Logger.Metadata = [
+            "event": "run", "exit_status": .stringConvertible(Int(report.exitStatus.rawValue)),
+            "transient_failures": .stringConvertible(report.transientFailures),
+        ]
+        for outcome in [RunReport.Item.Outcome.done, .deferred, .skipped, .uncertain, .failed, .challenged] {
+            fields[outcome.rawValue] = .stringConvertible(report.count(outcome))
+        }
+        if let next = report.nextDue { fields["next_due"] = "\(MoltbookDateText.iso(next))" }
+        return fields
+    }
+}
