@@ -35,6 +35,13 @@ public final class SandboxModel: Sendable {
         state.withLock { $0.claimAgent(named: name).status == 200 }
     }
 
+    /// Suspends a registered agent for `seconds` from `now` (writes get the 403 suspension body);
+    /// false when no agent has that name.
+    @discardableResult
+    public func suspend(agentNamed name: String, seconds: Int, now: Date) -> Bool {
+        state.withLock { $0.suspendAgent(named: name, seconds: seconds, now: now).status == 200 }
+    }
+
     /// Replaces the configuration (queued faults are kept; `config.faults` is not re-queued).
     public func setConfig(_ config: SandboxConfig) {
         state.withLock { $0.config = config }

@@ -8,6 +8,9 @@ extension SandboxState {
         switch (method, Array(segments)) {
         case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "claim":
             return claimAgent(named: s[1])
+        case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "suspend":
+            let seconds = JSON.parse(request.body)?["seconds"]?.intValue ?? 86_400
+            return suspendAgent(named: s[1], seconds: seconds, now: now)
         case ("GET", ["config"]):
             return .ok(["config": Self.encodeJSON(config)])
         case ("POST", ["config"]):
@@ -55,6 +58,21 @@ extension SandboxState {
         guard let id = agentID(named: name), let agent = agents[id] else { return .notFound("Bot not found") }
         agents[id]?.claimed = true
         return .ok(["agent": ["name": .string(agent.name), "status": "claimed"]])
+    }
+
+    /// Suspends an agent for `seconds` from `now`, as failed challenges would (one more offense).
+    mutating func suspendAgent(named name: String, seconds: Int, now: Date) -> APIResult {
+        guard let id = agentID(named: name), let agent = agents[id] else { return .notFound("Bot not found") }
+        guard seconds > 0 else { return .badRequest("Invalid suspension", hint: "seconds must be positive") }
+        agents[id]?.offenses += 1
+        agents[id]?.suspendedUntil = now.addingTimeInterval(Double(seconds))
+        counters.suspensions += 1
+        return .ok([
+            "agent": [
+                "name": .string(agent.name),
+                "suspended_until": .string(SandboxTime.iso(now.addingTimeInterval(Double(seconds)))),
+            ]
+        ])
     }
 
     /// Every challenge with its expected answer (for demos and client tests).

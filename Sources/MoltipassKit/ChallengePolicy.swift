@@ -1,5 +1,6 @@
 import ChallengeSolver
 import Foundation
+import Recipes
 
 /// What to do about verification challenges: the solver, how many answers to send per challenge, and what to
 /// do after a failure (a decline, a wrong answer or an expired code).
@@ -91,5 +92,29 @@ extension ChallengePolicy.OnFail {
         switch self {
         case .pause(let seconds): try container.encode(seconds, forKey: .pause)
         }
+    }
+}
+
+extension ChallengePolicy {
+    /// The policy a recipe's `challenge:` block asks for, defaults filling what it leaves out.
+    public init(settings: ChallengeSettings?) {
+        self.init()
+        guard let settings else { return }
+        switch settings.solver {
+        case .some(.builtin), nil:
+            solver = .builtin(threshold: settings.threshold ?? ChallengeSolver.defaultThreshold)
+        case .some(.none):
+            solver = .none
+        case .some(.command(let path, let timeout)):
+            solver = .command(
+                path: path, timeout: timeout.map(TimeInterval.init) ?? ChallengeSolverConfig.defaultCommandTimeout)
+        }
+        if let attempts = settings.maxAttempts { maxAttempts = attempts }
+        if let pause = settings.pauseSeconds { onFail = .pause(TimeInterval(pause)) }
+    }
+
+    /// The policy of `agent`: the first of its recipes (in the order given) that has a `challenge:` block.
+    public static func forAgent(_ agent: String, in recipes: [Recipe]) -> ChallengePolicy {
+        ChallengePolicy(settings: recipes.first { $0.agent.value == agent && $0.challenge != nil }?.challenge)
     }
 }

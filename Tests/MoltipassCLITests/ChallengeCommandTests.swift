@@ -98,17 +98,19 @@ struct ChallengeCommandTests {
         #expect(result.stderr.contains("not an executable"))
     }
 
-    /// A hanging solver (with a child holding its stdout) is killed at --timeout and declined, promptly.
+    /// A hanging solver (with a child holding its stdout) is killed at --timeout and declined, without waiting
+    /// for the child. The bound is far from both the expected ~4 s and the child's 120 s, so that a loaded
+    /// machine cannot fail it (CI once took 13 s with a 30 s child and a 10 s bound).
     @Test func commandSolverTimeout() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try Self.script("hang.sh", "sleep 30\necho 1", in: directory)
+        let path = try Self.script("hang.sh", "sleep 120\necho 1", in: directory)
         let started = Date()
         let result = try await Self.solve(["--solver", "command:\(path)", "--timeout", "1"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 68)
         #expect(result.stderr.contains("within 1 s"), "stderr: \(result.stderr)")
-        #expect(elapsed < 10, "took \(elapsed) s")
+        #expect(elapsed < 60, "took \(elapsed) s")
     }
 
     /// Bad options and empty input are usage errors (64).

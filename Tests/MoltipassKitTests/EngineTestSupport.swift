@@ -75,9 +75,12 @@ final class EngineWorld: Sendable {
     }
 
     /// A runner over `recipes` whose clients use the registered keys.
-    func runner(_ recipes: [Recipe], holder: String = "engine-test") -> Runner {
+    /// Agents in `invalidKeys` get a well-formed key the sandbox never issued.
+    func runner(_ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = []) -> Runner {
         let transport = transport
-        let keys = keys.withLock { $0 }
+        var known = keys.withLock { $0 }
+        for name in invalidKeys { known[name] = APIKey("moltbook_sk_" + String(repeating: "x", count: 32)) }
+        let keys = known
         return Runner(
             recipes: recipes, store: store, configuration: Runner.Configuration(holder: holder),
             logger: Logger(label: "engine-test") { _ in SwiftLogNoOpLogHandler() }

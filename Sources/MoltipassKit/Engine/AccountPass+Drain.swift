@@ -8,6 +8,19 @@ extension AccountPass {
     func drain(into report: inout RunReport) async {
         let agent = agent
         let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        for entry in entries { journalContext[entry.key] = (entry.recipe, entry.job) }
+        // An open challenge blocks every other write of the account until it is answered.
+        switch await settleChallenges(into: &report) {
+        case .clear:
+            break
+        case .waiting(let until, let reason):
+            await reportPending(into: &report, reason: "verification challenge outstanding: \(reason)", until: until)
+            if let until { report.nextDue = min(report.nextDue ?? until, until) }
+            return
+        case .paused(let until):
+            await reportPending(into: &report, reason: "account paused after a failed challenge", until: until)
+            return
+        }
         // Classes the limiter already deferred in this pass, with until when. Later entries of
         // such a class wait too, without a reservation and a store write each: a backlog of
         // thousands of comments behind a daily cap otherwise costs a write per entry per pass.
@@ -66,6 +79,10 @@ extension AccountPass {
             case .stop: return true
             }
         }
+        guard await probeAfterBreaker(into: &report) else {
+            report.items.append(item(entry, write.summary, .deferred, "auth breaker: the probe read failed"))
+            return true
+        }
         let classes: [LimitClass] = [.write, write.limitClass]
         switch limiter.reserve(classes, at: now) {
         case .deferred(let until, let because):
@@ -116,8 +133,7 @@ extension AccountPass {
                 write, agent: agent, intentAt: entry.sentAt ?? entry.createdAt, client: client)
             switch verdict {
             case .applied(let remoteID):
-                _ = try? await store.markDone(key: entry.key, remoteID: remoteID, at: now)
-                await recordFact(write, key: entry.key)
+                await finish(entry, write, remoteID: remoteID, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
                 return .settled
             case .notApplied:
@@ -143,16 +159,18 @@ extension AccountPass {
         switch outcome {
         case .done(let remoteID, let challenge, let hint, let status):
             absorb(hint, status: status, action: limitClass, request: .write)
-            _ = try? await store.markDone(key: entry.key, remoteID: remoteID, at: now)
-            await recordFact(write, key: entry.key)
+            await finish(entry, write, remoteID: remoteID, challenge: challenge)
+            await closeBreakerIfOpen()
             if let challenge {
-                await recordChallenge(challenge, write: write)
                 report.items.append(
                     item(
-                        entry, write.summary, .challenged, "verification challenge \(challenge.code)",
+                        entry, write.summary, .challenged, "verification challenge \(short(challenge.code))",
                         challenge.expiresAt))
-                // No further write while a challenge is outstanding.
-                return true
+                // No further write while a challenge is outstanding: answer it now.
+                switch await settleChallenges(into: &report) {
+                case .clear: return false
+                case .waiting, .paused: return true
+                }
             }
             report.items.append(item(entry, write.summary, .done, remoteID.map { "id \($0)" }))
             logger.info("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
@@ -177,22 +195,16 @@ extension AccountPass {
             report.transientFailures += 1
             return true
         case .authBroken(let error):
+            // Refused before anything happened: the write stays pending for when the account works again.
             limiter.cancel(limitClass, reservedAt: now)
             _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: now, at: now)
-            if error.code == .suspended {
-                let until = error.suspensionRemaining.map { now.addingTimeInterval($0) }
-                let pause = AccountPause(
-                    account: agent, kind: .suspended, until: until, reason: error.message, createdAt: now)
-                _ = try? await store.transaction { try $0.setPause(pause) }
-            }
-            authBroken = error.message
-            report.items.append(item(entry, write.summary, .failed, error.message))
+            await authFailure(error, into: &report)
+            report.items.append(item(entry, write.summary, .deferred, error.message, report.paused[agent]))
             return true
         case .rejected(let error):
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)
             if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
-                _ = try? await store.markDone(key: entry.key, remoteID: nil, at: now)
-                await recordFact(write, key: entry.key)
+                await finish(entry, write, remoteID: nil, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "already so"))
                 return false
             }
@@ -202,19 +214,37 @@ extension AccountPass {
         }
     }
 
-    func recordFact(_ write: PlannedWrite, key: String) async {
-        guard let (kind, value) = Self.fact(for: write.kind), let target = write.target else { return }
-        let record = DedupRecord(
+    func dedupRecord(_ write: PlannedWrite, key: String) -> DedupRecord? {
+        guard let (kind, value) = Self.fact(for: write.kind), let target = write.target else { return nil }
+        return DedupRecord(
             account: agent, kind: kind, target: target, value: value ?? write.contentHash, recordedAt: now,
             journalKey: key)
-        _ = try? await store.transaction { try $0.recordDedup(record) }
     }
 
-    func recordChallenge(_ challenge: VerificationChallenge, write: PlannedWrite) async {
-        let stored = StoredChallenge(
-            code: challenge.code, account: agent, text: challenge.text, expiresAt: challenge.expiresAt,
-            contentType: challenge.contentType ?? write.kind.rawValue, contentID: challenge.contentID, createdAt: now)
-        _ = try? await store.transaction { try $0.recordChallenge(stored) }
+    /// A write was applied: its challenge (stored first, before anything else is done with it),
+    /// the journal's `done` and the dedup fact, in one transaction.
+    func finish(_ entry: JournalEntry, _ write: PlannedWrite, remoteID: String?, challenge: VerificationChallenge?)
+        async
+    {
+        let stored = challenge.map { challenge in
+            StoredChallenge(
+                code: challenge.code, account: agent, text: challenge.text, expiresAt: challenge.expiresAt,
+                contentType: challenge.contentType ?? write.kind.rawValue, contentID: challenge.contentID ?? remoteID,
+                journalKey: entry.key, createdAt: now)
+        }
+        let fact = dedupRecord(write, key: entry.key)
+        do {
+            try await store.transaction { [key = entry.key, now] transaction in
+                if let stored { _ = try transaction.recordChallenge(stored) }
+                _ = try transaction.markDone(key: key, remoteID: remoteID, at: now)
+                if let fact { try transaction.recordDedup(fact) }
+            }
+        } catch {
+            // The write happened; if even this fails, the entry stays `sent` and the next pass
+            // reconciles it by reading back. The challenge, if any, must not be lost: try alone.
+            logger.error("could not journal a done write", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            if let stored { _ = try? await store.transaction { try $0.recordChallenge(stored) } }
+        }
     }
 
     func item(

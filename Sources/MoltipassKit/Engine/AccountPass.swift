@@ -15,6 +15,11 @@ final class AccountPass {
     var clientError: String?
     var createdAt: Date?
     var authBroken: String?
+    /// The auth breaker's pause ran out before this pass: probe with a read before the first write.
+    var breakerWasOpen = false
+    var probedThisPass = false
+    /// Recipe and job of the journal entries seen in this pass, for report lines about challenges.
+    var journalContext: [String: (recipe: String, job: String)] = [:]
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
@@ -47,9 +52,14 @@ final class AccountPass {
             return
         }
         await loadLimiter()
-        let pauses = (try? await store.read { [agent, now] in try $0.activePauses(account: agent, at: now) }) ?? []
-        if let pause = pauses.first {
-            report.paused[agent] = pause.until ?? .distantFuture
+        let allPauses = (try? await store.read { [agent] in try $0.pauses(account: agent) }) ?? []
+        let pauses = allPauses.filter { $0.isActive(at: now) }
+        breakerWasOpen = allPauses.contains { $0.kind == .authBreaker && !$0.isActive(at: now) }
+        if !pauses.isEmpty {
+            let until = pauses.map { $0.until ?? .distantFuture }.max() ?? .distantFuture
+            report.paused[agent] = until
+            // The daemon wakes when the pause ends (the auth breaker's trial, the end of a suspension).
+            if until < .distantFuture { report.nextDue = min(report.nextDue ?? until, until) }
         }
         await plan(into: &report)
         if pauses.isEmpty {
@@ -119,7 +129,7 @@ final class AccountPass {
             }
             return made
         } catch let error as APIError {
-            authBroken = error.message
+            keyRefused(error)
         } catch {
             clientError = "\(error)"
         }

@@ -43,14 +43,15 @@ public struct RunReport: Sendable, Codable, Equatable {
     public func count(_ outcome: Item.Outcome) -> Int { items.filter { $0.outcome == outcome }.count }
 
     /// The exit status of a `run --once` that produced this report (README, "Exit codes"):
-    /// auth broken first (someone must act), then done, locked, paused, transient, deferred,
-    /// nothing due.
+    /// auth broken first (someone must act), then keychain, paused (an account stopped writing:
+    /// a failed challenge, a suspension, the auth breaker — even if something was done before),
+    /// done, locked, transient, deferred, nothing due.
     public var exitStatus: ExitStatus {
         if !authBroken.isEmpty { return .authBroken }
         if !keychainFailures.isEmpty { return .keychain }
+        if !paused.isEmpty { return .paused }
         if count(.done) + count(.challenged) > 0 { return .ok }
         if !locked.isEmpty { return .locked }
-        if !paused.isEmpty { return .paused }
         if transientFailures > 0 || count(.uncertain) > 0 { return .transient }
         if count(.deferred) > 0 { return .deferred }
         return .nothingDue

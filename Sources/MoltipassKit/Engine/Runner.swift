@@ -50,6 +50,11 @@ public final class Runner: Sendable {
         self.logger = logger
     }
 
+    /// How `agent` answers verification challenges (its recipes' `challenge:` block, or the defaults).
+    func challengePolicy(for agent: String) -> ChallengePolicy {
+        ChallengePolicy.forAgent(agent, in: recipes)
+    }
+
     /// The agents the recipes name, sorted.
     public var agents: [String] { Array(Set(recipes.map(\.agent.value))).sorted() }
 

@@ -15,16 +15,17 @@ struct PlanCollector {
     private var lastDeferral: [String: String] = [:]
     private var deferredKeys: Set<String> = []
     private var challengesIssued = 0
+    private var challengesVerified = 0
 
     init(store: RecordingStateStore, world: PlanWorld) {
         self.store = store
         self.world = world
     }
 
-    /// Adds a pass's items. Returns true when the agent should pass again right away (a challenge
-    /// was answered, so writes held behind it may go).
+    /// Adds a pass's items. Returns true when the agent should pass again right away (never since
+    /// the engine answers challenges within the pass; kept for the driver's loop).
     mutating func collect(_ report: RunReport, at instant: Date) async -> Bool {
-        var answered = false
+        let answered = false
         for item in report.items {
             let intent = store.intent(agent: item.agent, recipe: item.recipe, job: item.job, summary: item.action)
             let write = intent?.write
@@ -45,42 +46,17 @@ struct PlanCollector {
                 PlanResult.Event(
                     time: instant, agent: item.agent, recipe: item.recipe, job: item.job,
                     action: write?.kind.rawValue ?? item.action, summary: item.action,
-                    limitClass: write?.limitClass.rawValue ?? (item.action == "select targets" ? "read" : "schedule"),
+                    limitClass: write?.limitClass.rawValue
+                        ?? (item.action == "select targets" ? "read" : item.action == "verify" ? "verify" : "schedule"),
                     target: write?.target, submolt: write?.submolt ?? (write?.kind == .subscribe ? write?.target : nil),
                     title: write?.title, excerpt: write?.content.map { PlannedWrite.excerpt($0, limit: 80) },
                     outcome: outcome, reason: item.reason, until: item.until,
                     occurrence: intent?.intent.occurrence, key: intent?.intent.key))
-            if outcome == .challenged {
-                challengesIssued += 1
-                answered = await solveChallenges(agent: item.agent, at: instant) || answered
-            }
+            // The engine answers challenges itself, with the recipe's solver, as `run` would.
+            if outcome == .challenged { challengesIssued += 1 }
+            if item.action == "verify", outcome == .done { challengesVerified += 1 }
         }
         return answered
-    }
-
-    /// Answers the agent's open challenges with the sandbox's expected answers, records them
-    /// solved in the state copy, and adds a `verify` event per answer.
-    mutating func solveChallenges(agent: String, at instant: Date) async -> Bool {
-        let open = (try? await store.read { try $0.challenges(account: agent, status: .open, limit: 50) }) ?? []
-        var any = false
-        for stored in open {
-            guard let client = try? world.client(agent: agent) else { continue }
-            let verified = (try? await world.answer(code: stored.code, client: client)) ?? false
-            _ = try? await store.transaction {
-                try $0.resolveChallenge(code: stored.code, status: verified ? .solved : .failed, at: instant)
-            }
-            world.solved.withLock { $0[agent, default: 0] += verified ? 1 : 0 }
-            events.append(
-                PlanResult.Event(
-                    time: instant, agent: agent, recipe: "", job: "", action: "verify",
-                    summary: "verify \(stored.code)", limitClass: "verify",
-                    target: stored.contentID, submolt: nil, title: nil, excerpt: nil,
-                    outcome: verified ? .done : .failed,
-                    reason: verified ? "answered by the simulated solver" : "the simulated solver's answer was refused",
-                    until: nil, occurrence: nil, key: nil))
-            any = any || verified
-        }
-        return any
     }
 
     func result(
@@ -99,7 +75,7 @@ struct PlanCollector {
         let server = PlanResult.Server(
             requests: world.transport.inner.requestCount,
             rateLimited: tally.rateLimited.values.flatMap(\.values).reduce(0, +),
-            challengesIssued: challengesIssued, challengesVerified: world.solved.withLock { $0.values.reduce(0, +) },
+            challengesIssued: challengesIssued, challengesVerified: challengesVerified,
             faultsInjected: tally.faults.values.reduce(0, +), passes: passes)
         return PlanResult(
             scenario: scenario, timeZones: zones, events: events,

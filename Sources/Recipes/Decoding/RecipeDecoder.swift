@@ -20,7 +20,9 @@ final class RecipeDecoder {
         self.readFile = readFile
     }
 
-    static let topKeys = ["version", "name", "agent", "base_url", "time_zone", "seed", "env", "limits", "jobs"]
+    static let topKeys = [
+        "version", "name", "agent", "base_url", "time_zone", "seed", "env", "limits", "challenge", "jobs",
+    ]
 
     func decode(_ root: YAMLNode?) -> Recipe? {
         guard let root else {
@@ -62,6 +64,7 @@ final class RecipeDecoder {
         }
         let seed = fields["seed"].flatMap { string($0, what: "seed") } ?? recipeName
         let limits = fields["limits"].map(decodeLimits) ?? LimitOverrides()
+        let challenge = fields["challenge"].flatMap(decodeChallenge)
         var jobs: [Job] = []
         if let node = fields["jobs"] {
             if let items = list(node, what: "jobs", nonEmpty: true) {
@@ -82,7 +85,7 @@ final class RecipeDecoder {
         guard let agent, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Recipe(
             file: file, name: recipeName, agent: agent, baseURL: baseURL, timeZone: timeZone, seed: seed,
-            environment: environment, limits: limits, jobs: jobs)
+            environment: environment, limits: limits, challenge: challenge, jobs: jobs)
     }
 
     static let jobKeys = ["id", "schedule", "steps"]

@@ -17,6 +17,8 @@ public struct Recipe: Sendable, Equatable {
     /// Environment variables templates may read.
     public var environment: [String]
     public var limits: LimitOverrides
+    /// How the agent answers verification challenges; nil: the engine's defaults.
+    public var challenge: ChallengeSettings? = nil
     public var jobs: [Job]
 }
 

@@ -1,0 +1,138 @@
+import Foundation
+import MoltbookAPI
+import Scheduling
+import Storage
+
+/// Suspensions, the auth breaker and broken keys (moltbook-api.md §3.4).
+///
+/// - A suspension ("… Suspension ends in N hours", 401 or 403) becomes a persisted pause until
+///   then (24 hours when the text gives no time): cron runs exit with the paused code meanwhile.
+/// - A 401/403 on a write is checked with one read (`GET /agents/me`). When the read works, the
+///   key is fine and writes are failing on the server's side (the February 2026 bug): the breaker
+///   opens — a pause of 1 minute, doubling after each failed trial up to 1 hour — and the write
+///   stays pending. When the pause ends, the next pass probes with one read again before the
+///   first write; a write that goes through closes the breaker.
+/// - When the read fails too, the key is refused: this agent stops (other agents go on) with a
+///   message that says what to do.
+extension AccountPass {
+    /// The first breaker pause; each failed trial doubles it, up to `breakerMaxPause`.
+    static let breakerFirstPause: TimeInterval = 60
+    static let breakerMaxPause: TimeInterval = 3_600
+    /// A suspension whose text names no end is assumed to last this long, then probed.
+    static let unknownSuspension: TimeInterval = 24 * 3_600
+
+    /// Handles a 401/403/suspension met on a write or a verify. The caller stops the account.
+    func authFailure(_ error: APIError, into report: inout RunReport) async {
+        switch error.code {
+        case .suspended:
+            let until = now.addingTimeInterval(error.suspensionRemaining ?? Self.unknownSuspension)
+            await pause(.suspended, until: until, reason: error.message, into: &report)
+            logger.error(
+                "account suspended; writes paused",
+                metadata: ["agent": "\(agent)", "until": "\(MoltbookDateText.iso(until))"])
+        case .authenticationRequired, .forbidden:
+            switch await probe() {
+            case .keyWorks:
+                await tripBreaker(error, into: &report)
+            case .keyRefused(let probeError) where probeError.code == .suspended:
+                await authFailure(probeError, into: &report)
+            case .keyRefused(let probeError):
+                keyRefused(probeError)
+            case .unknown:
+                await tripBreaker(error, into: &report)
+            }
+        default:
+            keyRefused(error)
+        }
+    }
+
+    /// What one `GET /agents/me` says about the key.
+    enum ProbeResult { case keyWorks, keyRefused(APIError), unknown }
+
+    func probe() async -> ProbeResult {
+        guard let client else { return .unknown }
+        guard case .allowed = limiter.reserve([.read], at: now) else { return .unknown }
+        do {
+            let me = try await client.me()
+            absorb(me.rateLimit, status: me.status, action: nil, request: .read)
+            return .keyWorks
+        } catch {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            switch error.code {
+            case .invalidKey, .authenticationRequired, .notClaimed, .suspended: return .keyRefused(error)
+            default: return .unknown
+            }
+        }
+    }
+
+    /// The key itself is refused: this agent stops until a person acts.
+    func keyRefused(_ error: APIError) {
+        let advice =
+            error.code == .notClaimed
+            ? "claim the agent (moltipass claim \(agent)), then run again"
+            : "check it with `moltipass keys verify \(agent)`; if it is invalid, rotate the key and store the new "
+                + "one with `moltipass keys add \(agent) --replace`"
+        authBroken = "\(error.message): \(advice)"
+        logger.error("key refused; agent stopped", metadata: ["agent": "\(agent)", "error": "\(error.message)"])
+    }
+
+    /// Writes fail while reads work: pause writes, longer after each failed trial.
+    func tripBreaker(_ error: APIError, into report: inout RunReport) async {
+        let agent = agent
+        let previous = try? await store.read { reader in
+            try reader.pauses(account: agent).first { $0.kind == .authBreaker }
+        }
+        let length =
+            previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
+            .map { min($0 * 2, Self.breakerMaxPause) } ?? Self.breakerFirstPause
+        let until = now.addingTimeInterval(length)
+        await pause(
+            .authBreaker, until: until,
+            reason: "writes refused (\(error.message)) while reads work; next trial after \(Int(length)) s",
+            into: &report)
+        logger.warning(
+            "auth breaker open: writes refused while reads work",
+            metadata: ["agent": "\(agent)", "until": "\(MoltbookDateText.iso(until))"])
+    }
+
+    /// A write went through: a breaker left from an earlier wave is closed.
+    func closeBreakerIfOpen() async {
+        guard breakerWasOpen else { return }
+        breakerWasOpen = false
+        let agent = agent
+        _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .authBreaker) }
+        logger.info("auth breaker closed: a write went through", metadata: ["agent": "\(agent)"])
+    }
+
+    /// Before the first write of a pass after the breaker's pause ran out: one read first.
+    /// Returns false when the account must not write in this pass.
+    func probeAfterBreaker(into report: inout RunReport) async -> Bool {
+        guard breakerWasOpen, !probedThisPass else { return true }
+        probedThisPass = true
+        guard await requireClient() != nil else { return false }
+        switch await probe() {
+        case .keyWorks:
+            return true
+        case .keyRefused(let error) where error.code == .suspended:
+            await authFailure(error, into: &report)
+            return false
+        case .keyRefused(let error):
+            keyRefused(error)
+            return false
+        case .unknown:
+            report.transientFailures += 1
+            return false
+        }
+    }
+
+    func pause(_ kind: PauseKind, until: Date, reason: String, into report: inout RunReport) async {
+        let pause = AccountPause(account: agent, kind: kind, until: until, reason: reason, createdAt: now)
+        do {
+            try await store.transaction { try $0.setPause(pause) }
+        } catch {
+            report.transientFailures += 1
+        }
+        report.paused[agent] = max(report.paused[agent] ?? until, until)
+        report.nextDue = min(report.nextDue ?? until, until)
+    }
+}
