@@ -5,7 +5,8 @@
 #
 #   deploy/docker/run.sh init                  create the keychain in the volume
 #   deploy/docker/run.sh add NAME < NAME.key   store an agent's key (read from stdin)
-#   deploy/docker/run.sh register NAME DESC    register a new agent on Moltbook, store its key
+#   deploy/docker/run.sh register NAME --description TEXT
+#                                              register a new agent on Moltbook, store its key
 #   deploy/docker/run.sh daemon                start the daemon (the image's default command)
 #   deploy/docker/run.sh once                  one cron-style pass; exit codes as `moltipass run --help`
 #   deploy/docker/run.sh status                what the state says (limits, pauses, pending writes)
@@ -33,7 +34,10 @@ mounts=(
 case "${1:-}" in
 init) exec "$docker" run --rm "${flags[@]}" "${mounts[@]}" "$image" keys init ;;
 add) exec "$docker" run --rm -i "${flags[@]}" "${mounts[@]}" "$image" keys add "$2" ;;
-register) exec "$docker" run --rm "${flags[@]}" "${mounts[@]}" "$image" register "$2" --description "$3" ;;
+register)
+    shift
+    exec "$docker" run --rm "${flags[@]}" "${mounts[@]}" "$image" register "$@"
+    ;;
 daemon)
     exec "$docker" run -d --name "$name" --restart unless-stopped --stop-timeout 90 \
         "${flags[@]}" "${mounts[@]}" "$image"
