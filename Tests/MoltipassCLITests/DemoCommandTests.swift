@@ -3,7 +3,7 @@ import MoltbookAPI
 import MoltipassTesting
 import Testing
 
-/// The built binaries, run as a user would, in a temp HOME.
+/// The built binaries and the main job's script, run as a user would, in a temp HOME.
 @Suite("moltipass and moltbook-sandbox binaries")
 struct DemoCommandTests {
     /// `moltipass demo` against a `moltbook-sandbox` process: every step reported, exit 0,
@@ -32,6 +32,41 @@ struct DemoCommandTests {
         #expect(counters["duplicate_contents"]?.int == 0)
         #expect((counters["rate_limited"]?.int ?? 0) == 1)
         #expect(await sandbox.stop() == 0)
+    }
+
+    /// The main job, `scripts/demo`, run as written (with the binaries of this build): it
+    /// registers the demo agents on a sandbox of its own, runs `recipes/demo/` once (exit 0,
+    /// every action done) and again (nothing done), shows both agents' status and the counters
+    /// (1 post, 1 comment, 1 vote, no 429, no duplicate), prints no key and leaves nothing behind.
+    @Test func mainJobScript() async throws {
+        let script = Fixtures.packageRoot.appendingPathComponent("scripts/demo").path
+        let result = try await ProcessRunner.runSystem(
+            "/usr/bin/env", ["MOLTIPASS_BIN=" + ProcessRunner.productsDirectory.path, "bash", script], timeout: 120)
+        #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        for agent in ["demo_author", "demo_reader"] {
+            #expect(result.stdout.contains("registered \(agent)"))
+            #expect(result.stdout.contains("\(agent): claimed"))
+            #expect(result.stdout.contains("agent \(agent)"), "status should show \(agent)")
+        }
+        #expect(result.stdout.contains("ok recipes/demo/author.yaml"))
+        for action in ["subscribe m/general", "post to m/general", "comment on", "upvote post", "follow demo_author"] {
+            #expect(
+                result.stdout.split(separator: "\n").contains { $0.hasPrefix("  done  ") && $0.contains(action) },
+                "missing: \(action)")
+        }
+        #expect(result.stderr.contains("moltipass: 6 done"))
+        #expect(result.stderr.contains("moltipass: 0 done"))
+        let countersLine = try #require(
+            result.stdout.split(separator: "\n").first { $0.hasPrefix("{\"posts_created\"") })
+        let counters = try JSONValue.parse(Data(countersLine.utf8))
+        #expect(counters["posts_created"]?.int == 1)
+        #expect(counters["comments_created"]?.int == 1)
+        #expect(counters["votes_cast"]?.int == 1)
+        #expect(counters["rate_limited"]?.int == 0)
+        #expect(counters["duplicate_contents"]?.int == 0)
+        #expect(!(result.stdout + result.stderr).contains("moltbook_sk_"))
+        let work = try #require(result.stdout.firstMatch(of: /created keychain (\S+)\/keychain/)).1
+        #expect(!FileManager.default.fileExists(atPath: String(work)), "the temp directory is removed")
     }
 
     /// The demo refuses a non-loopback URL before any request (auth-broken/usage codes aside, exit 1).
