@@ -1,0 +1,126 @@
+import Foundation
+import MoltbookAPI
+import MoltbookSandbox
+import MoltipassKit
+import MoltipassTesting
+import Storage
+import Testing
+
+/// Writes whose outcome was lost (the connection dropped after the server applied them, or
+/// before it did) are reconciled by reading back before anything is sent again.
+@Suite("Engine: reconciliation of lost outcomes")
+struct EngineReconciliationTests {
+    /// 2026-03-02T00:00:00Z.
+    static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
+
+    static func world(agent: String) async throws -> (EngineWorld, String) {
+        let world = try EngineWorld(start: t0)
+        let host = try await world.register("host_\(agent)")
+        let target = try await host.createPost(.text(submolt: "general", title: "Target", content: "x")).value.item.id
+        try await world.register(agent)
+        world.clock.set(t0.addingTimeInterval(25 * 3_600))
+        return (world, target)
+    }
+
+    /// A post applied by the server whose response was lost: journaled uncertain, found by
+    /// reading back on the next pass, marked done with its id, never posted twice.
+    @Test func appliedPostIsReadBackNotResent() async throws {
+        let (world, _) = try await Self.world(agent: "drop_poster")
+        defer { world.remove() }
+        let recipe = try world.recipe(
+            "drop.yaml",
+            """
+            agent: drop_poster
+            jobs:
+              - id: once
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: "Only once", content: "Body" }
+            """)
+        let runner = world.runner([recipe])
+        world.model.injectFaults([FaultSpec(mode: .drop, pathPrefix: "/api/v1/posts", method: "POST", count: 1)])
+        let first = await runner.pass(now: world.clock.now)
+        #expect(first.count(.uncertain) == 1, "\(first.summary)")
+        #expect(world.model.counters().postsCreated == 2)  // the host's and this one, applied
+        let uncertain = try await world.store.read { try $0.uncertainJournalEntries(account: "drop_poster") }
+        #expect(uncertain.count == 1)
+
+        world.clock.set(world.clock.now.addingTimeInterval(60))
+        let second = await runner.pass(now: world.clock.now)
+        let settled = try #require(second.items.first { $0.outcome == .done })
+        #expect(settled.reason == "read back: it had been applied")
+        #expect(world.model.counters().postsCreated == 2)
+        #expect(world.model.counters().duplicateContents == 0)
+        let entry = try #require(try await world.store.journalEntry(key: uncertain[0].key))
+        #expect(entry.state == .done)
+        #expect(entry.remoteID != nil)
+    }
+
+    /// A post the server never applied (dropped before): read back finds nothing, so it is sent
+    /// again — once.
+    @Test func unappliedPostIsSentAgainOnce() async throws {
+        let (world, _) = try await Self.world(agent: "before_poster")
+        defer { world.remove() }
+        let recipe = try world.recipe(
+            "before.yaml",
+            """
+            agent: before_poster
+            jobs:
+              - id: once
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: "Lost on the way", content: "Body" }
+            """)
+        let runner = world.runner([recipe])
+        world.model.injectFaults([
+            FaultSpec(mode: .dropBefore, pathPrefix: "/api/v1/posts", method: "POST", count: 1)
+        ])
+        let first = await runner.pass(now: world.clock.now)
+        #expect(first.count(.uncertain) == 1, "\(first.summary)")
+        #expect(world.model.counters().postsCreated == 1)
+        // The lost attempt used the local post budget (the limiter cannot know it was never
+        // applied): the read-back happens first, the send when the 30-minute spacing allows.
+        world.clock.set(world.clock.now.addingTimeInterval(60))
+        let early = await runner.pass(now: world.clock.now)
+        #expect(early.count(.deferred) == 1, "\(early.summary)")
+        #expect(world.model.counters().postsCreated == 1)
+        world.clock.set(world.clock.now.addingTimeInterval(30 * 60))
+        let second = await runner.pass(now: world.clock.now)
+        #expect(second.count(.done) == 1, "\(second.summary)")
+        #expect(world.model.counters().postsCreated == 2)
+        world.clock.set(world.clock.now.addingTimeInterval(300))
+        _ = await runner.pass(now: world.clock.now)
+        #expect(world.model.counters().postsCreated == 2)
+    }
+
+    /// A vote whose response was lost is never sent again (a second vote would toggle it off),
+    /// on this pass or any later one.
+    @Test func lostVoteIsNeverResent() async throws {
+        let (world, target) = try await Self.world(agent: "drop_voter")
+        defer { world.remove() }
+        let recipe = try world.recipe(
+            "vote.yaml",
+            """
+            agent: drop_voter
+            jobs:
+              - id: vote
+                schedule: { every: 1h }
+                steps:
+                  - vote: { post: \(target), ensure: upvoted }
+            """)
+        let runner = world.runner([recipe])
+        world.model.injectFaults([FaultSpec(mode: .drop, pathPrefix: "/api/v1/posts/", method: "POST", count: 1)])
+        let first = await runner.pass(now: world.clock.now)
+        #expect(first.count(.uncertain) == 1, "\(first.summary)")
+        let cast = world.model.counters().votesCast
+        #expect(cast == 1)
+        for hour in 1...5 {
+            world.clock.set(world.clock.now.addingTimeInterval(3_600))
+            let report = await runner.pass(now: world.clock.now)
+            #expect(report.count(.done) == 0, "hour \(hour): \(report.summary)")
+        }
+        let counters = world.model.counters()
+        #expect(counters.votesCast == cast)
+        #expect(counters.votesRemoved == 0)
+    }
+}
