@@ -136,6 +136,21 @@ public struct Limiter: Sendable, Codable, Equatable {
 
     func lastAdmitted(_ limitClass: LimitClass) -> Date? { recentAdmissions[limitClass]?.last }
 
+    /// Charges one admission in every class of `classes` at `instant` without checking: an action
+    /// that happened while this limiter was not watching (a run killed after sending, whose
+    /// write the next run found by reading back). A class that already has an admission recorded
+    /// at exactly `instant` is left alone, so the same action is not charged twice.
+    public mutating func record(_ classes: [LimitClass], at instant: Date) {
+        for limitClass in Set(classes) {
+            if recentAdmissions[limitClass]?.contains(instant) == true { continue }
+            for rule in effectiveRules(for: limitClass) {
+                consume(limitClass, rule: rule, count: 1, at: instant)
+            }
+            let recent = ((recentAdmissions[limitClass] ?? []) + [instant]).sorted()
+            recentAdmissions[limitClass] = Array(recent.suffix(2))
+        }
+    }
+
     /// Takes back an admission of `limitClass` recorded at `instant` (the server refused the
     /// request, so it did not happen). Like x/time/rate's `Reservation.Cancel`.
     public mutating func cancel(_ limitClass: LimitClass, reservedAt instant: Date) {

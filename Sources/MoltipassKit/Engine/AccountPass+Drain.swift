@@ -133,6 +133,9 @@ extension AccountPass {
                 write, agent: agent, intentAt: entry.sentAt ?? entry.createdAt, client: client)
             switch verdict {
             case .applied(let remoteID):
+                // The run that sent it may have died before saving its limiter: the write counts
+                // against the limits at the time it was sent (found by scripts/reliability/kill9).
+                limiter.record([.write, write.limitClass], at: entry.sentAt ?? entry.updatedAt)
                 await finish(entry, write, remoteID: remoteID, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
                 return .settled

@@ -1,0 +1,64 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// Found by `scripts/reliability/kill9` (docs/reliability.md): a run killed after the server
+/// applied its post, but before the answer came back.
+@Suite("Regression: a killed run's write and the limiter")
+struct CrashLimiterRegressionTests {
+    /// The next run reads the killed run's post back and marks it done; its send time must then
+    /// count against the post cooldown, so the following post waits for the server's cooldown
+    /// (deferred to 11:04) instead of drawing a 429 and learning a spacing the server never had.
+    @Test
+    func reconciledPostChargesTheCooldown() async throws {
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        // Registered two days early, so the engine uses the established limits (1 post / 30 min).
+        try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
+        try await fixture.agent("late_poster")
+        try fixture.queue(count: 5)
+        let recipe = try fixture.postingRecipe("late_poster")
+        #expect(try await fixture.run([recipe, "--once"], at: t0).status == 0)
+
+        // 10:34: the 10:30 post goes out late and is answered 5 s later still; the run is killed
+        // as soon as the sandbox has applied it.
+        let late = t0.addingTimeInterval(34 * 60)
+        try await fixture.setClock(late)
+        try await fixture.admin(
+            .post, "faults",
+            .object([
+                "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
+                "delay_seconds": .number(5),
+            ]))
+        let child = try ChildProcess(
+            "moltipass", ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(late)],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        let deadline = Date().addingTimeInterval(30)
+        while try await fixture.counter("posts_created") < 2, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        child.send(SIGKILL)
+        _ = await child.waitForExit(timeout: 10)
+        #expect(child.wasSignalled)
+        try await fixture.admin(.delete, "faults")
+
+        // 10:50, after the killed run's lease: the read-back finds Item 1.
+        let reconciled = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(50 * 60))
+        #expect(reconciled.status == 0, "\(reconciled.stderr)")
+        // 11:00: Item 2 is due, but the server's cooldown from 10:34 lasts until 11:04.
+        let early = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(60 * 60))
+        #expect(early.status == 4, "\(early.stderr)")
+        #expect(try await fixture.counter("rate_limited") == 0)
+        // 11:05: it goes out; the 11:30 post waits for 11:35 and goes out at 11:36, not an hour later.
+        let onTime = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(65 * 60))
+        #expect(onTime.status == 0, "\(onTime.stderr)")
+        let waiting = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(90 * 60))
+        #expect(waiting.status == 4, "\(waiting.stderr)")
+        let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(96 * 60))
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try await fixture.counter("rate_limited") == 0)
+        #expect(try await fixture.titles(of: "late_poster") == ["Item 0", "Item 1", "Item 2", "Item 3"])
+    }
+}
