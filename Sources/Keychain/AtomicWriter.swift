@@ -25,12 +25,16 @@ enum AtomicWriter {
     typealias Hook = @Sendable (Step) throws -> Void
 
     /// Writes `data` to `path` atomically. The caller holds the lock.
+    ///
+    /// Temp files of `path` left by a writer that was killed (SIGKILL, power loss) are removed
+    /// first: each is a complete sealed copy, possibly under a passphrase that has since been
+    /// changed, and holding the lock means no live writer owns one.
     static func write(_ data: Data, to path: String, hook: Hook? = nil) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
+        removeAbandonedTemps(of: path)
         let suffix = KeychainCodec.randomBytes(6).map { String(format: "%02x", $0) }.joined()
-        let tempPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(suffix)")
-            .path
+        let tempPath = url.deletingLastPathComponent().appendingPathComponent(tempPrefix(of: path) + suffix).path
 
         let (fd, openError) = SecureFile.withPrivateUmask {
             let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -56,6 +60,24 @@ enum AtomicWriter {
         renamed = true
         try hook?(.renamed)
         try syncDirectory(directory)
+    }
+
+    /// `.NAME.tmp-`: the name of every temp file of `path`, before its 12 hex digits.
+    static func tempPrefix(of path: String) -> String {
+        ".\(URL(fileURLWithPath: path).lastPathComponent).tmp-"
+    }
+
+    /// Unlinks the temp files of `path` (`.NAME.tmp-` and 12 lowercase hex digits) in its
+    /// directory; anything else, and anything that cannot be removed, is left alone.
+    static func removeAbandonedTemps(of path: String) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let prefix = tempPrefix(of: path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let suffix = name.dropFirst(prefix.count)
+            guard suffix.count == 12, suffix.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { continue }
+            unlink(directory.appendingPathComponent(name).path)
+        }
     }
 
     /// Makes a rename in `directory` durable.
