@@ -108,18 +108,23 @@ struct LogFormatTests {
     }
 
     /// The daemon logs JSON on stdout: started, the post as an action line with step and
-    /// request_id, stopped. A deferral is logged once, not again on the next pass (a SIGHUP
-    /// reload forces that pass); `--log-level debug` adds the `sleeping` lines.
+    /// request_id, stopped. A deferral (a second post held back by the 2 h cooldown of a new
+    /// agent) is logged once, not again on the next pass (a SIGHUP reload forces that pass);
+    /// `--log-level debug` adds the `sleeping` lines.
     @Test func daemonWritesJSONLinesAndLogsADeferralOnce() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
         try await fixture.agent("log_daemon")
         try fixture.queue(count: 3)
-        let recipe = try fixture.postingRecipe("log_daemon")
-        #expect(try await fixture.run([recipe, "--once"], at: RunFixture.t0).status == 0)
-
-        // 10:30:05: the 10:30 post is deferred (new agent: one post per 2 h).
-        let at = RunFixture.t0.addingTimeInterval(1_805)
+        let recipe = try fixture.postingRecipe(
+            "log_daemon",
+            extraJobs: """
+                  - id: more
+                    schedule: { every: 30m }
+                    steps:
+                      - post: { submolt: general, title: "Second", content: "Held back by the cooldown." }
+                """)
+        let at = RunFixture.t0
         try await fixture.setClock(at)
         let daemon = try ChildProcess(
             "moltipass",
@@ -144,10 +149,18 @@ struct LogFormatTests {
         #expect(lines.first?["message"]?.string == "daemon started")
         #expect(lines.last?["message"]?.string == "daemon stopped")
         #expect(count("sleeping") == 2)
-        let deferrals = lines.filter { $0["event"]?.string == "action" && $0["outcome"]?.string == "deferred" }
+        let actions = lines.filter { $0["event"]?.string == "action" }
+        let done = try #require(actions.first { $0["outcome"]?.string == "done" })
+        #expect(done["step"] == .number(0))
+        #expect(done["request_id"]?.string?.count == 32)
+        let deferrals = actions.filter { $0["outcome"]?.string == "deferred" }
         #expect(deferrals.count == 1, "\(daemon.stdout)")
+        // Which of the two jobs goes first is the engine's order; the other one waits.
+        #expect(Set([done["job"]?.string, deferrals.first?["job"]?.string]) == ["posts", "more"])
         #expect(deferrals.first?["next_allowed"]?.string != nil)
         #expect(deferrals.first?["step"] == .number(0))
+        #expect(deferrals.first?["request_id"]?.string?.count == 32)
+        #expect(deferrals.first?["request_id"] != done["request_id"])
         #expect(!daemon.stdout.contains("moltbook_sk_"))
         #expect(daemon.stderr.isEmpty, "\(daemon.stderr)")
     }

@@ -20,7 +20,8 @@ struct JournalMatcher {
             let read: [JournalEntry]? = try? await store.read { reader -> [JournalEntry] in
                 let pending = try reader.pendingJournalEntries(account: agent)
                 let finished = try reader.journalEntries(account: agent, states: [.done, .failed])
-                return pending + finished.filter { $0.updatedAt >= since }
+                // A millisecond of slack: times go through SQLite as seconds since 1970 (a Double).
+                return pending + finished.filter { $0.updatedAt >= since.addingTimeInterval(-0.001) }
             }
             let entries = read ?? []
             let ordered = entries.sorted { (a: JournalEntry, b: JournalEntry) -> Bool in
