@@ -28,6 +28,10 @@ public protocol StateReader {
     /// `failed` with a `nextAttemptAt`. A `done` entry or a `failed` one without a retry time is
     /// finished.
     func pendingJournalEntries(account: String) throws -> [JournalEntry]
+    /// The distinct targets of the entries of `account` (in any state), by action, for the
+    /// actions in `actions` (those with no target left out). The engine's "already journaled"
+    /// check, without reading every entry.
+    func journalTargets(account: String, actions: Set<String>) throws -> [String: Set<String>]
 
     // MARK: Dedup facts
 

@@ -75,6 +75,9 @@ private struct RecordingTransaction: StateTransaction {
     func pendingJournalEntries(account: String) throws -> [JournalEntry] {
         try inner.pendingJournalEntries(account: account)
     }
+    func journalTargets(account: String, actions: Set<String>) throws -> [String: Set<String>] {
+        try inner.journalTargets(account: account, actions: actions)
+    }
     func dedupRecords(account: String, kind: DedupKind, target: String) throws -> [DedupRecord] {
         try inner.dedupRecords(account: account, kind: kind, target: target)
     }

@@ -67,6 +67,24 @@ struct SQLiteAccess: StateTransaction {
         ).map(Self.journalEntry)
     }
 
+    func journalTargets(account: String, actions: Set<String>) throws -> [String: Set<String>] {
+        guard !actions.isEmpty else { return [:] }
+        let names = actions.sorted()
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        var result: [String: Set<String>] = [:]
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT action, target FROM journal
+                WHERE account = ? AND target IS NOT NULL AND action IN (\(marks))
+                """,
+            arguments: StatementArguments([account] + names))
+        for row in rows {
+            result[row["action"] as String, default: []].insert(row["target"])
+        }
+        return result
+    }
+
     // MARK: Dedup facts
 
     func dedupRecords(account: String, kind: DedupKind, target: String) throws -> [DedupRecord] {
