@@ -21,7 +21,7 @@ extension AccountPass {
         }
     }
 
-    func plan(recipe: Recipe, job: Job, facts: [PlannedWrite.Kind: Set<String>], into report: inout RunReport) async {
+    func plan(recipe: Recipe, job: Job, facts: DoneTargets, into report: inout RunReport) async {
         let recipeID = recipe.name
         let jobID = job.id.value
         let cursor = try? await store.read { try $0.scheduleCursor(recipe: recipeID, job: jobID) }
@@ -55,7 +55,7 @@ extension AccountPass {
                 do {
                     outcome = try await expander.expand(
                         step: index, queuePosition: position, now: now, fetch: { try await self.fetch($0) },
-                        alreadyDone: { facts[$0] ?? [] })
+                        alreadyDone: { facts.contains($0, $1) })
                 } catch let deferred as ReadDeferred {
                     report.items.append(item(recipe, job, "select targets", .deferred, deferred.reason, deferred.until))
                     return  // the cursor stays: planned again next pass
@@ -155,29 +155,33 @@ extension AccountPass {
         return Post(json: .object(object))
     }
 
-    /// The targets already acted on, per kind, from the store's dedup facts.
-    func loadFacts() async -> [PlannedWrite.Kind: Set<String>] {
+    /// The targets already acted on, per kind: the store's dedup facts, and the journal's
+    /// entries for the writes that must never be planned twice.
+    ///
+    /// A vote or comment already journaled for a target — pending, in flight, uncertain, or
+    /// done with its fact lost to a crash — counts as done: planning it again for the next
+    /// occurrence would send a second vote (toggling the first off) or a second comment. Found
+    /// by the SIGKILL test (votes_removed > 0).
+    ///
+    /// The sets are kept as the store returns them, never merged: after a month an account has
+    /// thousands of targets, and a pass only asks about the few posts a selector fetched.
+    func loadFacts() async -> DoneTargets {
         let agent = agent
-        let facts = try? await store.read { reader -> [PlannedWrite.Kind: Set<String>] in
-            var result: [PlannedWrite.Kind: Set<String>] = [:]
+        let facts = try? await store.read { reader -> DoneTargets in
+            var result = DoneTargets()
             for kind in PlannedWrite.Kind.allCases {
                 guard let (dedupKind, value) = Self.fact(for: kind) else { continue }
-                result[kind] = try reader.dedupTargets(account: agent, kind: dedupKind, value: value)
+                result.add(kind, try reader.dedupTargets(account: agent, kind: dedupKind, value: value))
             }
-            // A vote or comment already journaled for a target — pending, in flight, uncertain,
-            // or done with its fact lost to a crash — counts as done: planning it again for the
-            // next occurrence would send a second vote (toggling the first off) or a second
-            // comment. Found by the SIGKILL test (votes_removed > 0).
-            let once: Set<PlannedWrite.Kind> = [.comment, .upvotePost, .downvotePost, .upvoteComment]
-            for entry in try reader.journalEntries(account: agent, states: Set(JournalState.allCases)) {
-                guard let kind = PlannedWrite.Kind(rawValue: entry.action), once.contains(kind),
-                    let target = entry.target
-                else { continue }
-                result[kind, default: []].insert(target)
+            let journaled = try reader.journalTargets(
+                account: agent, actions: Set(DoneTargets.journaledOnce.map(\.rawValue)))
+            for (action, targets) in journaled {
+                guard let kind = PlannedWrite.Kind(rawValue: action) else { continue }
+                result.add(kind, targets)
             }
             return result
         }
-        return facts ?? [:]
+        return facts ?? DoneTargets()
     }
 
     /// The dedup fact a done write leaves: kind and value (nil value: any).
@@ -202,5 +206,22 @@ extension AccountPass {
         RunReport.Item(
             agent: agent, recipe: recipe.name, job: job.id.value, action: action, outcome: outcome, reason: reason,
             until: until)
+    }
+}
+
+/// The targets an account already acted on, per kind, as the sets the store handed out.
+struct DoneTargets: Sendable {
+    /// The kinds whose journal entries count as done in any state.
+    static let journaledOnce: [PlannedWrite.Kind] = [.comment, .upvotePost, .downvotePost, .upvoteComment]
+
+    private var sets: [PlannedWrite.Kind: [Set<String>]] = [:]
+
+    mutating func add(_ kind: PlannedWrite.Kind, _ targets: Set<String>) {
+        if !targets.isEmpty { sets[kind, default: []].append(targets) }
+    }
+
+    /// Whether `target` was acted on with `kind`.
+    func contains(_ kind: PlannedWrite.Kind, _ target: String) -> Bool {
+        sets[kind]?.contains { $0.contains(target) } ?? false
     }
 }

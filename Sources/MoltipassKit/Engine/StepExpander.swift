@@ -55,10 +55,11 @@ public struct StepExpander: Sendable {
     /// - Parameters:
     ///   - queuePosition: the next unposted item of the step's content queue.
     ///   - fetch: reads the posts a selector names (through the client and the limiter).
-    ///   - alreadyDone: target ids this step must not act on again (dedup facts).
+    ///   - alreadyDone: whether this step must not act on a target again with a kind of write
+    ///     (dedup facts).
     public func expand(
         step index: Int, queuePosition: Int, now: Date,
-        fetch: (Selector) async throws -> [Post], alreadyDone: (PlannedWrite.Kind) -> Set<String>
+        fetch: (Selector) async throws -> [Post], alreadyDone: (PlannedWrite.Kind, String) -> Bool
     ) async throws -> Outcome {
         let step = job.steps[index]
         switch step.action {
@@ -89,9 +90,10 @@ public struct StepExpander: Sendable {
                     parentID: replyTo?.value)
                 return .writes([expanded(write, step: index)])
             case .selected(let selector):
+                let fetched = try await fetch(selector)
                 let posts = TargetFilter.select(
-                    try await fetch(selector), selector: selector, agent: recipe.agent.value, now: now,
-                    excluded: alreadyDone(.comment))
+                    fetched, selector: selector, agent: recipe.agent.value, now: now,
+                    excluded: Self.done(.comment, among: fetched, alreadyDone))
                 return .writes(
                     posts.map { post in
                         let content = action.content.render(context(target: TargetFilter.templateFields(of: post)))
@@ -104,17 +106,18 @@ public struct StepExpander: Sendable {
             case .post(let id):
                 kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
                 return .writes(
-                    alreadyDone(kind).contains(id.value)
+                    alreadyDone(kind, id.value)
                         ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
             case .comment(let id):
                 return .writes(
-                    alreadyDone(.upvoteComment).contains(id.value)
+                    alreadyDone(.upvoteComment, id.value)
                         ? [] : [expanded(PlannedWrite(kind: .upvoteComment, target: id.value), step: index)])
             case .selected(let selector):
                 kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
+                let fetched = try await fetch(selector)
                 let posts = TargetFilter.select(
-                    try await fetch(selector), selector: selector, agent: recipe.agent.value, now: now,
-                    excluded: alreadyDone(kind))
+                    fetched, selector: selector, agent: recipe.agent.value, now: now,
+                    excluded: Self.done(kind, among: fetched, alreadyDone))
                 return .writes(posts.map { expanded(PlannedWrite(kind: kind, target: $0.id), step: index) })
             }
         case .follow(let names):
@@ -129,9 +132,15 @@ public struct StepExpander: Sendable {
     }
 
     func ensure(
-        _ kind: PlannedWrite.Kind, _ names: [String], step: Int, alreadyDone: (PlannedWrite.Kind) -> Set<String>
+        _ kind: PlannedWrite.Kind, _ names: [String], step: Int, alreadyDone: (PlannedWrite.Kind, String) -> Bool
     ) -> [Expanded] {
-        let done = alreadyDone(kind)
-        return names.filter { !done.contains($0) }.map { expanded(PlannedWrite(kind: kind, target: $0), step: step) }
+        names.filter { !alreadyDone(kind, $0) }.map { expanded(PlannedWrite(kind: kind, target: $0), step: step) }
+    }
+
+    /// The ids of `posts` already acted on with `kind`.
+    static func done(
+        _ kind: PlannedWrite.Kind, among posts: [Post], _ alreadyDone: (PlannedWrite.Kind, String) -> Bool
+    ) -> Set<String> {
+        Set(posts.map(\.id).filter { alreadyDone(kind, $0) })
     }
 }
