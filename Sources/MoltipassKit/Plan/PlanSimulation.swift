@@ -28,11 +28,13 @@ public struct PlanSimulation: Sendable {
     /// Simulates `options.horizon` from `options.start`.
     public func run() async throws -> PlanResult {
         let copied = statePath.map { FileManager.default.fileExists(atPath: $0) } ?? false
-        let base: SQLiteStateStore =
+        // The copy lives in plain values (MemoryStateStore): a month of passes against SQLite,
+        // even in memory, spends most of its time compiling statements and decoding rows.
+        let base: MemoryStateStore =
             if let statePath, copied {
-                try await Self.offload { try SQLiteStateStore.snapshot(of: statePath) }
+                try await Self.offload { try SQLiteStateStore.snapshot(of: statePath) }.memoryCopy()
             } else {
-                try SQLiteStateStore.inMemory()
+                MemoryStateStore()
             }
         let store = RecordingStateStore(inner: base)
         let world = PlanWorld(options: options)
