@@ -61,7 +61,21 @@ reliability_tools() {
 reliability_build() {
     if ((BUILD)); then
         echo "reliability: building (swift build --scratch-path $RELIABILITY_SCRATCH --build-tests)" >&2
-        swift build --scratch-path "$RELIABILITY_SCRATCH" --build-tests >&2
+        local attempt log
+        log="$(mktemp)"
+        for attempt in 1 2 3; do
+            if swift build --scratch-path "$RELIABILITY_SCRATCH" --build-tests >"$log" 2>&1; then break; fi
+            # A file edited during the build (a shared working tree) is worth another try; anything else is not.
+            if ((attempt == 3)) || ! grep -q "was modified during the build" "$log"; then
+                cat "$log" >&2
+                rm -f "$log"
+                exit 1
+            fi
+            echo "reliability: a source file changed during the build; building again" >&2
+            sleep 20
+        done
+        tail -1 "$log" >&2
+        rm -f "$log"
     fi
     for binary in moltipass moltbook-sandbox; do
         if [ ! -x "$RELIABILITY_BIN/$binary" ]; then
