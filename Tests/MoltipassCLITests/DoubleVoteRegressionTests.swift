@@ -9,7 +9,7 @@ import Testing
 struct DoubleVoteRegressionTests {
     /// At 10:30 the 10:00 and 10:30 occurrences of a selector vote are both due and both pick the
     /// only post; it must be voted once: a second upvote removes the first (Moltbook toggles).
-    @Test(.disabled("engine bug: two due occurrences pick the same post in one pass; the second vote toggles it off"))
+    @Test
     func twoOccurrencesOneTargetVoteOnce() async throws {
         let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
         defer { Task { await fixture.stop() } }

@@ -13,15 +13,34 @@ struct ReadDeferred: Error {
 extension AccountPass {
     /// Plans every job of the account and journals what is due.
     func plan(into report: inout RunReport) async {
-        let facts = await loadFacts()
+        var facts = await loadFacts()
+        let agent = agent
+        let pending = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        let waitingJobs = Set(pending.map { Self.jobKey($0.recipe, $0.job) })
         for recipe in recipes {
             for job in recipe.jobs {
-                await plan(recipe: recipe, job: job, facts: facts, into: &report)
+                await plan(
+                    recipe: recipe, job: job, facts: &facts,
+                    earlierStillWaiting: waitingJobs.contains(Self.jobKey(recipe.name, job.id.value)), into: &report)
             }
         }
     }
 
-    func plan(recipe: Recipe, job: Job, facts: DoneTargets, into report: inout RunReport) async {
+    static func jobKey(_ recipe: String, _ job: String) -> String { recipe + "\u{1F}" + job }
+
+    /// Plans one job's due occurrences.
+    ///
+    /// - `facts`: targets already acted on; the targets planned here are added, so that two
+    ///   occurrences due in one pass (or two jobs) never pick the same post for a second vote or
+    ///   comment (found by scripts/reliability/fault-storm: the second upvote toggled the first off).
+    /// - `earlierStillWaiting`: the job has writes from an earlier occurrence still waiting in the
+    ///   journal (for the limiter, a retry, a pause). New occurrences are then skipped, with the
+    ///   reason, rather than piling up behind them: a schedule faster than the limits would
+    ///   otherwise grow the backlog without bound and send stale content days later. The cursor
+    ///   still moves; queue items are not consumed by skipped occurrences.
+    func plan(
+        recipe: Recipe, job: Job, facts: inout DoneTargets, earlierStillWaiting: Bool, into report: inout RunReport
+    ) async {
         let recipeID = recipe.name
         let jobID = job.id.value
         let cursor = try? await store.read { try $0.scheduleCursor(recipe: recipeID, job: jobID) }
@@ -34,9 +53,20 @@ extension AccountPass {
         }
         if let next = result.next?.fire { report.nextDue = min(report.nextDue ?? next, next) }
 
+        var due = result.due
+        if earlierStillWaiting, !due.isEmpty {
+            for occurrence in due {
+                report.items.append(
+                    item(
+                        recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped,
+                        "an earlier occurrence's writes are still waiting (the schedule is faster than the limits)"))
+            }
+            due = []
+        }
+        var dailyCounts = await loadDailyCounts()
         var intents: [JournalIntent] = []
         var positions: [String: QueuePosition] = [:]
-        for occurrence in result.due {
+        for occurrence in due {
             let expander = StepExpander(
                 recipe: recipe, job: job, occurrence: occurrence, environment: runner.configuration.environment)
             for index in job.steps.indices {
@@ -52,10 +82,11 @@ extension AccountPass {
                     }
                 }
                 let outcome: StepExpander.Outcome
+                let known = facts
                 do {
                     outcome = try await expander.expand(
                         step: index, queuePosition: position, now: now, fetch: { try await self.fetch($0) },
-                        alreadyDone: { facts.contains($0, $1) })
+                        alreadyDone: { known.contains($0, $1) })
                 } catch let deferred as ReadDeferred {
                     report.items.append(item(recipe, job, "select targets", .deferred, deferred.reason, deferred.until))
                     return  // the cursor stays: planned again next pass
@@ -68,8 +99,22 @@ extension AccountPass {
                 case .queueEmpty(let path):
                     report.items.append(
                         item(recipe, job, "post from queue", .skipped, "content queue \(path) is empty"))
-                case .writes(let writes):
+                case .writes(var writes):
+                    if let cap = Self.maxPerDay(job.steps[index]) {
+                        let counter = DailyCounts.key(recipeID, jobID, index)
+                        let day = DailyCounts.day(of: occurrence.nominal, in: recipe.timeZone)
+                        let allowed = max(0, cap - dailyCounts.used(counter, day: day))
+                        if writes.count > allowed {
+                            report.items.append(
+                                item(
+                                    recipe, job, job.steps[index].action.keyword, .skipped,
+                                    "max_per_day \(cap) reached for \(day) (\(writes.count - allowed) not planned)"))
+                            writes = Array(writes.prefix(allowed))
+                        }
+                        dailyCounts.add(counter, day: day, writes.count)
+                    }
                     for expanded in writes {
+                        if let target = expanded.write.target { facts.add(expanded.write.kind, [target]) }
                         intents.append(
                             JournalIntent(
                                 key: expanded.key, account: agent, recipe: recipeID, job: jobID,
@@ -89,9 +134,14 @@ extension AccountPass {
         // before this commit plans the same occurrences again (same keys); after it, the
         // journal has them.
         let snapshot = (intents, positions, result.cursor, now)
+        let counts = try? JSONEncoder().encode(dailyCounts)
+        let agent = agent
         do {
             try await store.transaction { transaction in
                 for intent in snapshot.0 { _ = try transaction.recordIntent(intent, at: snapshot.3) }
+                if let counts, !snapshot.0.isEmpty {
+                    try transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: snapshot.3)
+                }
                 for (queue, position) in snapshot.1 {
                     try transaction.setQueuePosition(position, recipe: recipeID, queue: queue)
                 }
@@ -101,6 +151,22 @@ extension AccountPass {
             logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
             report.transientFailures += 1
         }
+    }
+
+    /// The step's `max_per_day`, if any.
+    static func maxPerDay(_ step: Step) -> Int? {
+        switch step.action {
+        case .post(let action): action.maxPerDay
+        case .comment(let action): action.maxPerDay
+        case .vote(let action): action.maxPerDay
+        default: nil
+        }
+    }
+
+    func loadDailyCounts() async -> DailyCounts {
+        let agent = agent
+        let data = try? await store.read { try $0.limiterState(account: agent, key: DailyCounts.stateKey) }
+        return data.flatMap { $0 }.flatMap { try? JSONDecoder().decode(DailyCounts.self, from: $0) } ?? DailyCounts()
     }
 
     func queuePath(_ step: Step) -> String? {
@@ -223,5 +289,36 @@ struct DoneTargets: Sendable {
     /// Whether `target` was acted on with `kind`.
     func contains(_ kind: PlannedWrite.Kind, _ target: String) -> Bool {
         sets[kind]?.contains { $0.contains(target) } ?? false
+    }
+}
+
+/// Writes planned per step and calendar day (the recipe's zone), for `max_per_day`. Stored with
+/// the limiter's state and written in the transaction that records the intents.
+struct DailyCounts: Codable, Sendable {
+    static let stateKey = "max-per-day"
+
+    struct Count: Codable, Sendable {
+        var day: String
+        var count: Int
+    }
+
+    var counts: [String: Count] = [:]
+
+    static func key(_ recipe: String, _ job: String, _ step: Int) -> String { "\(recipe)|\(job)|\(step)" }
+
+    /// `yyyy-MM-dd` of `date` in `zone`.
+    static func day(of date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    func used(_ key: String, day: String) -> Int {
+        counts[key].map { $0.day == day ? $0.count : 0 } ?? 0
+    }
+
+    mutating func add(_ key: String, day: String, _ count: Int) {
+        counts[key] = Count(day: day, count: used(key, day: day) + count)
     }
 }
