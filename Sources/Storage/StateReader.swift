@@ -22,11 +22,12 @@ public protocol StateReader {
 
     /// The entry under an idempotency key.
     func journalEntry(key: String) throws -> JournalEntry?
-    /// The entries of `account` in any of `states`, oldest first.
+    /// The entries of `account` in any of `states`, oldest first; entries recorded at the same
+    /// instant (planned in one pass) in occurrence, then step order.
     func journalEntries(account: String, states: Set<JournalState>) throws -> [JournalEntry]
-    /// The unfinished entries of `account`, oldest first: `intent`, `sent`, `uncertain`, and
-    /// `failed` with a `nextAttemptAt`. A `done` entry or a `failed` one without a retry time is
-    /// finished.
+    /// The unfinished entries of `account`, oldest first (ties as above, so a queue's items
+    /// planned in one pass drain in queue order): `intent`, `sent`, `uncertain`, and `failed`
+    /// with a `nextAttemptAt`. A `done` entry or a `failed` one without a retry time is finished.
     func pendingJournalEntries(account: String) throws -> [JournalEntry]
     /// The distinct targets of the entries of `account` (in any state), by action, for the
     /// actions in `actions` (those with no target left out). The engine's "already journaled"

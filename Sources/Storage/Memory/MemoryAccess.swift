@@ -58,7 +58,7 @@ final class MemoryAccess: StateTransaction {
         return result
     }
 
-    /// The entries of `buckets`, ordered by (created at, key).
+    /// The entries of `buckets`, ordered by (created at, occurrence, step, key).
     private func entries(account: String, buckets: [JournalBucket]) -> [JournalEntry] {
         guard let journal = tables.journalByAccount[account] else { return [] }
         let lists = buckets.compactMap { journal.buckets[$0] }.filter { !$0.isEmpty }

@@ -45,7 +45,9 @@ extension AccountJournal {
     }
 
     static func item(_ entry: JournalEntry) -> OrderedKeys.Item {
-        OrderedKeys.Item(createdAt: entry.createdAt.timeIntervalSince1970, key: entry.key)
+        OrderedKeys.Item(
+            createdAt: entry.createdAt.timeIntervalSince1970, occurrence: entry.occurrence.timeIntervalSince1970,
+            step: entry.step, key: entry.key)
     }
 }
 

@@ -70,14 +70,18 @@ enum JournalBucket: Sendable, Hashable, CaseIterable {
     static let pending: [JournalBucket] = [.intent, .sent, .uncertain, .retrying]
 }
 
-/// Journal keys sorted by (created at, key), as SQLite orders them.
+/// Journal keys sorted by (created at, occurrence, step, key), as SQLite orders them.
 struct OrderedKeys: Sendable {
     struct Item: Sendable {
         var createdAt: Double
+        var occurrence: Double
+        var step: Int
         var key: String
 
         static func < (lhs: Item, rhs: Item) -> Bool {
             if lhs.createdAt != rhs.createdAt { return lhs.createdAt < rhs.createdAt }
+            if lhs.occurrence != rhs.occurrence { return lhs.occurrence < rhs.occurrence }
+            if lhs.step != rhs.step { return lhs.step < rhs.step }
             return TextOrder.less(lhs.key, rhs.key)
         }
     }

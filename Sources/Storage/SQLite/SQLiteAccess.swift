@@ -50,7 +50,11 @@ struct SQLiteAccess: StateTransaction {
         let names = states.map(\.rawValue).sorted()
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try Row.fetchAll(
-            db, sql: "SELECT * FROM journal WHERE account = ? AND state IN (\(marks)) ORDER BY created_at, key",
+            db,
+            sql: """
+                SELECT * FROM journal WHERE account = ? AND state IN (\(marks))
+                ORDER BY created_at, occurrence, step, key
+                """,
             arguments: StatementArguments([account] + names)
         ).map(Self.journalEntry)
     }
@@ -61,7 +65,7 @@ struct SQLiteAccess: StateTransaction {
             sql: """
                 SELECT * FROM journal WHERE account = ?
                 AND (state IN ('intent', 'sent', 'uncertain') OR (state = 'failed' AND next_attempt_at IS NOT NULL))
-                ORDER BY created_at, key
+                ORDER BY created_at, occurrence, step, key
                 """,
             arguments: [account]
         ).map(Self.journalEntry)
