@@ -22,9 +22,8 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libcurl4-openssl-dev libyaml-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
-COPY Sources ./Sources
-COPY Tests ./Tests
+# The whole package (.dockerignore keeps build folders and git data out): targets may live outside Sources.
+COPY . .
 RUN swift build -c release --static-swift-stdlib --product moltipass \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/moltipass" /out/moltipass
 
