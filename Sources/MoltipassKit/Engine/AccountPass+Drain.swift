@@ -176,7 +176,7 @@ extension AccountPass {
                 }
             }
             report.items.append(item(entry, write.summary, .done, remoteID.map { "id \($0)" }))
-            logger.info("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
+            logger.debug("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
             return false
         case .rateLimited(let error):
             absorb(error.rateLimit, status: 429, action: limitClass, request: .write, reservedAt: now)
