@@ -21,6 +21,9 @@ struct RunCrashTests {
         var random = SplitMix(seed: seed)
         let fixture = try await RunFixture.start(sandboxArguments: ["--config", try Self.config()])
         defer { Task { await fixture.stop() } }
+        // Registered two days early, so the engine too uses the established limits (1 post / 30 min):
+        // the clean runs below then post even when no killed run got that far (a loaded machine).
+        try await fixture.setClock(RunFixture.t0.addingTimeInterval(-2 * 86_400))
         try await fixture.agent("crash_poster")
         let host = try await fixture.hostPost()
         try fixture.queue(count: Self.kills + 10)
@@ -48,12 +51,13 @@ struct RunCrashTests {
             child.send(SIGKILL)
             let status = await child.waitForExit(timeout: 10)
             if child.wasSignalled { killed += 1 } else { completed += 1 }
-            #expect(child.wasSignalled || [0, 3, 4].contains(status ?? -1), "run: \(status ?? -1) \(child.stderr)")
+            // 75: a vote a kill left unknown is reported (never re-sent: a second vote would toggle it).
+            #expect(child.wasSignalled || [0, 3, 4, 75].contains(status ?? -1), "run: \(status ?? -1) \(child.stderr)")
             now = now.addingTimeInterval(31 * 60)
         }
         for _ in 0..<3 {
             let result = try await fixture.run([recipe, "--once"], at: now)
-            #expect([0, 3, 4].contains(result.status), "clean run: \(result.stderr)")
+            #expect([0, 3, 4, 75].contains(result.status), "clean run: \(result.stderr)")
             now = now.addingTimeInterval(31 * 60)
         }
         print("RunCrashTests: \(killed) killed, \(completed) finished before the kill")
