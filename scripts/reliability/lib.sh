@@ -11,7 +11,7 @@ RELIABILITY_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$RELIABILITY_ROOT"
 export RELIABILITY_SCRATCH="${RELIABILITY_SCRATCH:-.build-rel}"
 export PYTHONDONTWRITEBYTECODE=1
-export RELIABILITY_BIN="$RELIABILITY_ROOT/$RELIABILITY_SCRATCH/debug"
+RELIABILITY_BUILT="$RELIABILITY_ROOT/$RELIABILITY_SCRATCH/debug"
 
 # Parses the common flags; anything else is left in REST for the item.
 reliability_args() {
@@ -78,8 +78,8 @@ reliability_build() {
         rm -f "$log"
     fi
     for binary in moltipass moltbook-sandbox; do
-        if [ ! -x "$RELIABILITY_BIN/$binary" ]; then
-            echo "reliability: $RELIABILITY_BIN/$binary is missing (drop --no-build)" >&2
+        if [ ! -x "$RELIABILITY_BUILT/$binary" ]; then
+            echo "reliability: $RELIABILITY_BUILT/$binary is missing (drop --no-build)" >&2
             exit 1
         fi
     done
@@ -96,6 +96,13 @@ reliability_work() {
     fi
     export RELIABILITY_RESULTS="${RELIABILITY_RESULTS:-$RELIABILITY_WORK/results}"
     mkdir -p "$RELIABILITY_RESULTS"
+    # The items run copies of the binaries: a build in the shared tree during a run (the scratch path is
+    # everyone's to rebuild) would otherwise swap them mid-run ("Text file busy").
+    if [ -z "${RELIABILITY_BIN:-}" ] && [ -x "$RELIABILITY_BUILT/moltipass" ]; then
+        export RELIABILITY_BIN="$RELIABILITY_WORK/bin"
+        mkdir -p "$RELIABILITY_BIN"
+        cp "$RELIABILITY_BUILT/moltipass" "$RELIABILITY_BUILT/moltbook-sandbox" "$RELIABILITY_BIN/"
+    fi
 }
 
 reliability_setup() {

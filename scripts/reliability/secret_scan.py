@@ -147,7 +147,9 @@ def scan(work, known, allowed):
         needles.add(key.removeprefix("moltbook_sk_").encode())
     files = size = 0
     hits = []
-    for directory, _, names in os.walk(work):
+    for directory, subdirectories, names in os.walk(work):
+        if directory == work and "bin" in subdirectories:
+            subdirectories.remove("bin")  # the copied binaries (docs/reliability.md): 80 MB of code, no state
         for name in names:
             path = os.path.join(directory, name)
             if os.path.islink(path) or not os.path.isfile(path):
