@@ -167,7 +167,8 @@ extension AccountPass {
         let entry = challenge.journalKey.flatMap { key in journalContext[key] }
         return RunReport.Item(
             agent: agent, recipe: entry?.recipe ?? "", job: entry?.job ?? "",
-            action: "verify", outcome: outcome, reason: "\(challenge.contentType) challenge: \(reason)", until: until)
+            action: "verify", outcome: outcome, reason: "\(challenge.contentType) challenge: \(reason)", until: until,
+            key: challenge.journalKey)
     }
 
     /// The first characters of a challenge code: enough to find it in the state, short in logs.

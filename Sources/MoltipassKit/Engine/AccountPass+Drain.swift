@@ -256,6 +256,6 @@ extension AccountPass {
     ) -> RunReport.Item {
         RunReport.Item(
             agent: agent, recipe: entry.recipe, job: entry.job, action: action, outcome: outcome, reason: reason,
-            until: until)
+            until: until, key: entry.key, step: entry.step)
     }
 }

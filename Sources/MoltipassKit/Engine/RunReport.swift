@@ -22,6 +22,25 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var reason: String?
         /// For deferred items: when they may run.
         public var until: Date?
+        /// The journal entry's idempotency key, for items about a journaled write.
+        public var key: String?
+        /// The step of the job that planned the write.
+        public var step: Int?
+
+        public init(
+            agent: String, recipe: String, job: String, action: String, outcome: Outcome, reason: String? = nil,
+            until: Date? = nil, key: String? = nil, step: Int? = nil
+        ) {
+            self.agent = agent
+            self.recipe = recipe
+            self.job = job
+            self.action = action
+            self.outcome = outcome
+            self.reason = reason
+            self.until = until
+            self.key = key
+            self.step = step
+        }
     }
 
     public var items: [Item] = []

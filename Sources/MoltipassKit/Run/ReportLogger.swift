@@ -16,7 +16,7 @@ public struct ReportLogger: Sendable {
     let repeatDeferrals: Bool
     private var loggedDeferrals: Set<String> = []
 
-    /// - Parameter store: where `step` and `request_id` are looked up (the journal); nil: not logged.
+    /// - Parameter store: kept for callers; `step` and `request_id` come from the report items.
     public init(logger: Logger, store: (any StateStore)?, repeatDeferrals: Bool) {
         self.logger = logger
         self.store = store
@@ -25,13 +25,11 @@ public struct ReportLogger: Sendable {
 
     /// Logs `report`, a pass (or passes) that started at `since`.
     public mutating func log(_ report: RunReport, since: Date) async {
-        var journal = await JournalMatcher.load(store: store, report: report, since: since)
         var deferrals: Set<String> = []
         for item in report.items {
-            let entry = journal.take(item)
             if item.outcome == .deferred {
                 let identity = [
-                    item.agent, item.recipe, item.job, item.action, entry?.key ?? "",
+                    item.agent, item.recipe, item.job, item.action, item.key ?? "",
                     item.until.map { "\($0.timeIntervalSince1970)" } ?? "",
                 ].joined(separator: "\u{1F}")
                 deferrals.insert(identity)
@@ -39,7 +37,7 @@ public struct ReportLogger: Sendable {
             }
             logger.log(
                 level: Self.level(item.outcome), "\(item.outcome.rawValue): \(item.action)",
-                metadata: Self.metadata(item, entry: entry))
+                metadata: Self.metadata(item))
         }
         loggedDeferrals = deferrals
         for agent in report.locked.sorted() {
@@ -66,17 +64,15 @@ public struct ReportLogger: Sendable {
     }
 
     /// The fields of one action line.
-    static func metadata(_ item: RunReport.Item, entry: JournalEntry?) -> Logger.Metadata {
+    static func metadata(_ item: RunReport.Item) -> Logger.Metadata {
         var fields: Logger.Metadata = [
             "event": "action", "agent": "\(item.agent)", "recipe": "\(item.recipe)", "job": "\(item.job)",
             "action": "\(item.action)", "outcome": "\(item.outcome.rawValue)",
         ]
         if let reason = item.reason, !reason.isEmpty { fields["reason"] = "\(reason)" }
         if let until = item.until { fields["next_allowed"] = "\(MoltbookDateText.iso(until))" }
-        if let entry {
-            fields["step"] = .stringConvertible(entry.step)
-            fields["request_id"] = "\(entry.key)"
-        }
+        if let step = item.step { fields["step"] = .stringConvertible(step) }
+        if let key = item.key { fields["request_id"] = "\(key)" }
         return fields
     }
 
