@@ -234,6 +234,20 @@ struct EngineChallengeTests {
         #expect(report.items.contains { $0.agent == "good_agent" && $0.outcome == .done })
     }
 
+    /// A 301 on a write is a configuration error, not a bad key: the agent stops with advice about
+    /// the base URL, and the redirect is not followed.
+    @Test func redirectOnWriteNamesTheBaseURL() async throws {
+        let (world, target) = try await Self.world(SandboxConfig(autoClaim: true), agent: "redirect_agent")
+        defer { world.remove() }
+        let recipe = try world.recipe("redirect.yaml", Self.busyRecipe("redirect_agent", target: target))
+        world.model.injectFaults([FaultSpec(mode: .redirect, method: "POST", count: 1)])
+        let report = await world.runner([recipe]).pass(now: world.clock.now)
+        #expect(report.exitStatus == .authBroken)
+        let message = try #require(report.authBroken["redirect_agent"])
+        #expect(message.contains("base_url"), "\(message)")
+        #expect(!message.contains("keys verify"))
+    }
+
     /// A suspension message becomes a persisted pause until its end; later passes send nothing
     /// before then and exit paused, and writing resumes after it.
     @Test func suspensionBecomesPause() async throws {

@@ -67,6 +67,12 @@ extension AccountPass {
 
     /// The key itself is refused: this agent stops until a person acts.
     func keyRefused(_ error: APIError) {
+        if error.code == .redirectRefused {
+            // Not the key's fault: a base URL (or a proxy) that redirects. The key was not sent on.
+            authBroken = "\(error.message): check the recipe's base_url; the key was not sent to the redirect target"
+            logger.error("redirect refused; agent stopped", metadata: ["agent": "\(agent)"])
+            return
+        }
         let advice =
             error.code == .notClaimed
             ? "claim the agent (moltipass claim \(agent)), then run again"
