@@ -77,6 +77,11 @@ reliability_build() {
         tail -1 "$log" >&2
         rm -f "$log"
     fi
+    # What the binaries were built from (shared tree: HEAD moves while the items run).
+    if [ -z "${RELIABILITY_COMMIT:-}" ]; then
+        RELIABILITY_COMMIT="$(python3 scripts/reliability/record.py commit)"
+        export RELIABILITY_COMMIT
+    fi
     for binary in moltipass moltbook-sandbox; do
         if [ ! -x "$RELIABILITY_BUILT/$binary" ]; then
             echo "reliability: $RELIABILITY_BUILT/$binary is missing (drop --no-build)" >&2

@@ -2,6 +2,9 @@
 
     python3 scripts/reliability/record.py table ITEM...          rows from $RELIABILITY_RESULTS/ITEM.json
     python3 scripts/reliability/record.py timeout ITEM SEED SECONDS   an item that ran out of time
+    python3 scripts/reliability/record.py commit                      the commit under test (see `commit()`)
+
+The commit is taken when the binaries are built (lib.sh sets RELIABILITY_COMMIT), not when a row is written.
 """
 
 import datetime
@@ -55,7 +58,7 @@ def update(names):
         with open(path) as handle:
             record = json.load(handle)
         record["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-        record["commit"] = commit()
+        record["commit"] = os.environ.get("RELIABILITY_COMMIT") or commit()
         rows[name] = row(record)
     ordered = [rows[n] for n in ORDER if n in rows] + [rows[n] for n in sorted(rows) if n not in ORDER]
     with open(DOC, "w") as handle:
@@ -73,7 +76,9 @@ def timeout(name, seed, seconds):
 
 if __name__ == "__main__":
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    if sys.argv[1:2] == ["table"]:
+    if sys.argv[1:2] == ["commit"]:
+        print(commit())
+    elif sys.argv[1:2] == ["table"]:
         update(sys.argv[2:])
     elif sys.argv[1:2] == ["timeout"] and len(sys.argv) == 5:
         timeout(*sys.argv[2:])
