@@ -7,11 +7,14 @@ import Testing
 /// marked its post done in the journal, but before it saved the limiter's state.
 @Suite("Regression: a journaled post the limiter did not save")
 struct LimiterSaveRegressionTests {
-    /// After the 10:34 post the limiter's saved state is put back to what it was before that run,
-    /// as a SIGKILL between the journal's `done` and the limiter save leaves it. The journal still
-    /// says a post went out at 10:34, so the 11:00 post must wait for 11:04 instead of drawing a
-    /// 429 and learning a spacing the server never had.
-    @Test(.disabled("engine bug: the limiter forgets a post the journal recorded when killed before saving"))
+    /// The engine now stores the limiter's reservation in the transaction that marks a write
+    /// `sent`. The state a kill can leave is captured for real: while the 10:34 post is in flight
+    /// (applied by the sandbox, its answer delayed), the limiter rows on disk are copied; after
+    /// the run ends they are put back, as if it had been killed between the journal's `done` and
+    /// its final limiter save. The journal says a post went out at 10:34, and so does the saved
+    /// limiter: the 11:00 post waits for 11:04 instead of drawing a 429 and learning a spacing
+    /// the server never had.
+    @Test
     func journaledPostChargesTheCooldown() async throws {
         let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
         defer { Task { await fixture.stop() } }
@@ -22,10 +25,25 @@ struct LimiterSaveRegressionTests {
         let recipe = try fixture.postingRecipe("saved_poster")
         #expect(try await fixture.run([recipe, "--once"], at: t0).status == 0)
 
-        let saved = try await sqlite("SELECT key || ' ' || hex(state) FROM limiter_state", fixture)
-        let late = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(34 * 60))
-        #expect(late.status == 0, "\(late.stderr)")
-        for line in saved.split(separator: "\n") {
+        let late = t0.addingTimeInterval(34 * 60)
+        try await fixture.setClock(late)
+        try await fixture.admin(
+            .post, "faults",
+            .object([
+                "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
+                "delay_seconds": .number(3),
+            ]))
+        let child = try ChildProcess(
+            "moltipass", ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(late)],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        let deadline = Date().addingTimeInterval(30)
+        while try await fixture.counter("posts_created") < 2, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let inFlight = try await sqlite("SELECT key || ' ' || hex(state) FROM limiter_state", fixture)
+        #expect(await child.waitForExit(timeout: 30) == 0)
+        try await fixture.admin(.delete, "faults")
+        for line in inFlight.split(separator: "\n") {
             let parts = line.split(separator: " ")
             _ = try await sqlite("UPDATE limiter_state SET state = X'\(parts[1])' WHERE key = '\(parts[0])'", fixture)
         }
