@@ -205,6 +205,49 @@ struct PlanSimulationTests {
                 == files)
         #expect(try files.map { try Data(contentsOf: directory.file($0)) } == before)
     }
+
+    /// The simulation starts from what the state file says: a cursor at the start means the
+    /// start's own occurrence already ran (a fresh state posts it, the copy does not), and a vote
+    /// the file records is not sent again (the other targets still are: the simulated ids are the
+    /// same in both runs, so the check is not vacuous).
+    @Test func copiedStateIsRespected() async throws {
+        let votes = """
+            agent: planner
+            jobs:
+              - id: upvotes
+                schedule: { cron: "0 * * * *" }
+                steps:
+                  - vote:
+                      ensure: upvoted
+                      on: { source: submolt, submolt: swift, sort: new, title_matches: "(?i)release", max_per_run: 2 }
+            """
+        let fresh = try await simulate([votes], horizon: 4 * 3_600)
+        let voted = fresh.events.filter { $0.action == "upvote_post" && $0.outcome == .done }.compactMap(\.target)
+        try #require(voted.count >= 2)
+        let directory = try TemporaryDirectory(prefix: "moltipass-plan-state")
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite").path
+        let store = try await SQLiteStateStore.open(path: path)
+        try await store.transaction { tx in
+            try tx.setScheduleCursor(recipe: "r0", job: "posts", lastFired: Self.t0, at: Self.t0)
+            try tx.recordDedup(
+                DedupRecord(account: "planner", kind: .postVote, target: voted[0], value: "up", recordedAt: Self.t0))
+        }
+        try store.close()
+
+        let firstPost = { (result: PlanResult) in
+            result.events.first { $0.action == "post" && $0.outcome == .done }?.time
+        }
+        #expect(firstPost(try await simulate([Self.postsAndVotes], horizon: 3_600)) == Self.t0)
+        let held = try await simulate([Self.postsAndVotes], horizon: 3_600, state: path)
+        #expect(firstPost(held) == Self.t0.addingTimeInterval(600))
+
+        let again = try await simulate([votes], horizon: 4 * 3_600, state: path)
+        let votedAgain = Set(
+            again.events.filter { $0.action == "upvote_post" && $0.outcome == .done }.compactMap(\.target))
+        #expect(!votedAgain.contains(voted[0]))
+        #expect(votedAgain.contains(voted[1]))
+    }
 }
 
 struct PlanTestError: Error, CustomStringConvertible {
