@@ -123,8 +123,9 @@ struct KeysCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    /// Without a terminal and without any passphrase source, every key command fails at once
-    /// with 67 and names the sources; nothing waits for input.
+    /// Without a terminal and without any passphrase source, every key command fails with 67 and
+    /// names the sources; nothing waits for input (a wait would be killed at the runner's timeout
+    /// and fail the status check; no wall-clock bound here, which a loaded CI machine once broke).
     @Test(arguments: [
         ["keys", "list"], ["keys", "add", "alpha"], ["keys", "init"], ["register", "alpha", "--description", "x"],
     ])
@@ -132,12 +133,10 @@ struct KeysCommandTests {
         let home = try KeysHome()
         defer { home.remove() }
         if arguments != ["keys", "init"] { try await home.initKeychain() }
-        let started = Date()
         let result = try await home.run(
-            arguments, stdin: Self.alphaKey, extra: ["MOLTIPASS_PASSPHRASE_FILE": ""], timeout: 20)
+            arguments, stdin: Self.alphaKey, extra: ["MOLTIPASS_PASSPHRASE_FILE": ""], timeout: 60)
         #expect(result.status == 67, "\(result.stderr)")
         #expect(result.stderr.contains("MOLTIPASS_PASSPHRASE_FILE or MOLTIPASS_PASSPHRASE"))
-        #expect(Date().timeIntervalSince(started) < 15)
         home.expectNoLeak(of: [Self.alphaKey])
     }
 
