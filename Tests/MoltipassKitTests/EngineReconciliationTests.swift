@@ -4,6 +4,7 @@ import MoltbookSandbox
 import MoltipassKit
 import MoltipassTesting
 import Storage
+import Synchronization
 import Testing
 
 /// Writes whose outcome was lost (the connection dropped after the server applied them, or
@@ -122,5 +123,71 @@ struct EngineReconciliationTests {
         let counters = world.model.counters()
         #expect(counters.votesCast == cast)
         #expect(counters.votesRemoved == 0)
+    }
+}
+
+/// Refuses the connection for the first `count` POSTs to `/posts`, then forwards.
+final class RefusingTransport: HTTPTransport, Sendable {
+    let inner: any HTTPTransport
+    let remaining: Mutex<Int>
+
+    init(inner: any HTTPTransport, count: Int) {
+        self.inner = inner
+        self.remaining = Mutex(count)
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let refuse =
+            request.method == .post && request.url.path.hasSuffix("/posts")
+            && remaining.withLock { left in
+                guard left > 0 else { return false }
+                left -= 1
+                return true
+            }
+        if refuse { throw TransportError.connectFailed(detail: "connection refused (test)") }
+        return try await inner.send(request)
+    }
+}
+
+@Suite("Engine: order after a refused connection")
+struct EngineRetryOrderTests {
+    /// The first queue post meets a refused connection (retry in 60 s); when the next pass comes
+    /// before that, the second queue item must not overtake it: posts stay in queue order.
+    @Test func retryingPostIsNotOvertaken() async throws {
+        let world = try EngineWorld(start: EngineReconciliationTests.t0)
+        defer { world.remove() }
+        try await world.register("order_agent")
+        try world.queue("queue.yaml", count: 10)
+        let recipe = try world.recipe(
+            "order.yaml",
+            """
+            agent: order_agent
+            limits: { post_interval: 1s, i_know_the_server_limits: true }
+            jobs:
+              - id: a
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+              - id: b
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+            """)
+        let refusing = RefusingTransport(inner: world.transport, count: 1)
+        let runner = world.runner([recipe], transport: refusing)
+        world.model.configure { $0.limits.postCooldownSeconds = nil }
+        let start = EngineReconciliationTests.t0.addingTimeInterval(25 * 3_600)
+        world.clock.set(start)
+        let first = await runner.pass(now: start)
+        #expect(first.transientFailures == 1, "\(first.summary)")
+        world.clock.set(start.addingTimeInterval(20))
+        _ = await runner.pass(now: world.clock.now)
+        world.clock.set(start.addingTimeInterval(90))
+        _ = await runner.pass(now: world.clock.now)
+        world.clock.set(start.addingTimeInterval(95))
+        _ = await runner.pass(now: world.clock.now)
+        let reader = try await world.register("order_reader")
+        let titles = try await world.titles(of: "order_agent", reader: reader)
+        #expect(titles == ["Queue item 0", "Queue item 1"], "\(titles)")
     }
 }

@@ -76,8 +76,11 @@ final class EngineWorld: Sendable {
 
     /// A runner over `recipes` whose clients use the registered keys.
     /// Agents in `invalidKeys` get a well-formed key the sandbox never issued.
-    func runner(_ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = []) -> Runner {
-        let transport = transport
+    func runner(
+        _ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = [],
+        transport: (any HTTPTransport)? = nil
+    ) -> Runner {
+        let transport: any HTTPTransport = transport ?? self.transport
         var known = keys.withLock { $0 }
         for name in invalidKeys { known[name] = APIKey("moltbook_sk_" + String(repeating: "x", count: 32)) }
         let keys = known

@@ -44,6 +44,9 @@ extension AccountPass {
             if let next = entry.nextAttemptAt, next > now {
                 report.items.append(item(entry, write.summary, .deferred, entry.lastError ?? "scheduled", next))
                 report.nextDue = min(report.nextDue ?? next, next)
+                // Later writes of the class wait behind it: a queue's next post must not overtake
+                // one that is waiting for a retry (noted by scripts/reliability: possible reordering).
+                if entry.attempts > 0, blocked[write.limitClass] == nil { blocked[write.limitClass] = next }
                 continue
             }
             let itemsBefore = report.items.count
