@@ -88,6 +88,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // bench/run-all only: requests through MoltbookClient for the per-request overhead (not shipped).
+        .executableTarget(
+            name: "moltipass-bench", dependencies: ["MoltbookAPI"], path: "bench/Sources/moltipass-bench"),
         .target(
             name: "MoltipassTesting",
             dependencies: [
