@@ -28,7 +28,8 @@ struct TLSVerificationTests {
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { server.terminate() }
+        // SIGKILL: `s_server` outlived SIGTERM and stayed behind after test runs.
+        defer { kill(server.processIdentifier, SIGKILL) }
         let transport = try CurlTransport(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(5)))
         let url = URL(string: "https://127.0.0.1:\(port)/")!
         var outcome: TransportError?
