@@ -12,33 +12,14 @@ struct CrashLimiterRegressionTests {
     /// (deferred to 11:04) instead of drawing a 429 and learning a spacing the server never had.
     @Test
     func reconciledPostChargesTheCooldown() async throws {
-        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        let (fixture, recipe) = try await RunFixture.establishedPoster("late_poster")
         defer { Task { await fixture.stop() } }
         let t0 = RunFixture.t0
-        // Registered two days early, so the engine uses the established limits (1 post / 30 min).
-        try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
-        try await fixture.agent("late_poster")
-        try fixture.queue(count: 5)
-        let recipe = try fixture.postingRecipe("late_poster")
-        #expect(try await fixture.run([recipe, "--once"], at: t0).status == 0)
 
         // 10:34: the 10:30 post goes out late and is answered 5 s later still; the run is killed
         // as soon as the sandbox has applied it.
-        let late = t0.addingTimeInterval(34 * 60)
-        try await fixture.setClock(late)
-        try await fixture.admin(
-            .post, "faults",
-            .object([
-                "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
-                "delay_seconds": .number(5),
-            ]))
-        let child = try ChildProcess(
-            "moltipass", ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(late)],
-            environment: fixture.home.environment, directory: fixture.home.directory.url)
-        let deadline = Date().addingTimeInterval(30)
-        while try await fixture.counter("posts_created") < 2, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        let child = try await fixture.startWithLatePost(
+            recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
         child.send(SIGKILL)
         _ = await child.waitForExit(timeout: 10)
         #expect(child.wasSignalled)

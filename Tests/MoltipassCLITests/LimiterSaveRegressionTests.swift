@@ -16,30 +16,11 @@ struct LimiterSaveRegressionTests {
     /// the server never had.
     @Test
     func journaledPostChargesTheCooldown() async throws {
-        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        let (fixture, recipe) = try await RunFixture.establishedPoster("saved_poster")
         defer { Task { await fixture.stop() } }
         let t0 = RunFixture.t0
-        try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
-        try await fixture.agent("saved_poster")
-        try fixture.queue(count: 5)
-        let recipe = try fixture.postingRecipe("saved_poster")
-        #expect(try await fixture.run([recipe, "--once"], at: t0).status == 0)
-
-        let late = t0.addingTimeInterval(34 * 60)
-        try await fixture.setClock(late)
-        try await fixture.admin(
-            .post, "faults",
-            .object([
-                "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
-                "delay_seconds": .number(3),
-            ]))
-        let child = try ChildProcess(
-            "moltipass", ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(late)],
-            environment: fixture.home.environment, directory: fixture.home.directory.url)
-        let deadline = Date().addingTimeInterval(30)
-        while try await fixture.counter("posts_created") < 2, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        let child = try await fixture.startWithLatePost(
+            recipe, at: t0.addingTimeInterval(34 * 60), delay: 3, untilPosts: 2)
         let inFlight = try await sqlite("SELECT key || ' ' || hex(state) FROM limiter_state", fixture)
         #expect(await child.waitForExit(timeout: 30) == 0)
         try await fixture.admin(.delete, "faults")

@@ -135,3 +135,41 @@ struct RunFixture {
         return posts.filter { $0.author?.name == agent }.compactMap(\.title).reversed()
     }
 }
+
+extension RunFixture {
+    /// A fixture whose agent `name` was registered two days before `t0` (so the engine uses the
+    /// established limits, 1 post / 30 min), with a 5-item queue and a posting recipe; the 10:00
+    /// post is already made. Returns the fixture and the recipe path.
+    static func establishedPoster(_ name: String) async throws -> (RunFixture, String) {
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
+        try await fixture.agent(name)
+        try fixture.queue(count: 5)
+        let recipe = try fixture.postingRecipe(name)
+        #expect(try await fixture.run([recipe, "--once"], at: t0).status == 0)
+        return (fixture, recipe)
+    }
+
+    /// Starts `run --once` at `at` with every `POST /posts` answered `delay` seconds after the
+    /// sandbox applied it, and returns the process once the sandbox holds `posts` posts (the
+    /// answer still on its way).
+    func startWithLatePost(_ recipe: String, at: Date, delay: Double, untilPosts posts: Int) async throws
+        -> ChildProcess
+    {
+        try await setClock(at)
+        try await admin(
+            .post, "faults",
+            .object([
+                "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
+                "delay_seconds": .number(delay),
+            ]))
+        let child = try ChildProcess(
+            "moltipass", ["run", recipe, "--once", "--state", statePath, "--now", Self.iso(at)],
+            environment: home.environment, directory: home.directory.url)
+        let deadline = Date().addingTimeInterval(30)
+        while try await counter("posts_created") < posts, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return child
+    }
+}
