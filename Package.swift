@@ -90,7 +90,9 @@ let package = Package(
         ),
         // bench/run-all only: requests through MoltbookClient for the per-request overhead (not shipped).
         .executableTarget(
-            name: "moltipass-bench", dependencies: ["MoltbookAPI"], path: "bench/Sources/moltipass-bench"),
+            name: "moltipass-bench",
+            dependencies: ["MoltbookAPI", "Keychain", .product(name: "CryptoExtras", package: "swift-crypto")],
+            path: "bench/Sources/moltipass-bench"),
         .target(
             name: "MoltipassTesting",
             dependencies: [

@@ -45,7 +45,7 @@ def ms(seconds):
 
 def save(item, row):
     row["item"] = item
-    with open(os.path.join(RESULTS, "machine.json")) as handle:
+    with open(os.path.join(RESULTS, "current-run.json")) as handle:
         host = json.load(handle)
     row["measured"] = {"date": host["date"], "commit": host["commit"], "load": os.getloadavg()[0]}
     os.makedirs(RESULTS, exist_ok=True)
@@ -267,13 +267,9 @@ def one_action():
     sandbox = Sandbox(work)
     try:
         key = sandbox.register("bench_one")
-        for keychain, log2n in (("strong", None), ("weak", "10")):
-            path = os.path.join(work.path, keychain)
-            arguments = [MOLTIPASS, "keys", "init", "--keychain", path]
-            if log2n:
-                arguments += ["--scrypt-log2n", log2n]
-            work.run(arguments)
-            work.run([MOLTIPASS, "keys", "add", "bench_one", "--keychain", path], stdin=key + "\n")
+        strong = os.path.join(work.path, "keychain")
+        work.run([MOLTIPASS, "keys", "init", "--keychain", strong])
+        work.run([MOLTIPASS, "keys", "add", "bench_one", "--keychain", strong], stdin=key + "\n")
         recipe = work.file("one.yaml", f"""\
 agent: bench_one
 base_url: {sandbox.base}
@@ -288,7 +284,6 @@ jobs:
           content: "One post per run."
 """)
         template = os.path.join(work.path, "template.sqlite")
-        strong = os.path.join(work.path, "strong")
         once = [MOLTIPASS, "run", recipe, "--once", "--keychain", strong, "--state"]
         work.run(once + [template], check=False)
 
@@ -317,7 +312,7 @@ jobs:
         state_json = work.file("state.json", json.dumps(sqlite_as_json(template)))
         python = [PYTHON, os.path.join(ROOT, "bench", "one_action.py"), recipe, state_json]
         runs = 15
-        ours, theirs, strong_list, weak_list = [], [], [], []
+        ours, theirs, kdfs = [], [], []
 
         def timed(arguments, **options):
             started = time.perf_counter()
@@ -333,14 +328,12 @@ jobs:
             if result.returncode != 0:
                 raise RuntimeError(f"run --once should post (exit 0): {result.returncode} {result.stderr[-800:]}")
             theirs.append(timed(python, extra_env={"MOLTIPASS_BENCH_KEY": key})[0])
-            strong_list.append(timed([MOLTIPASS, "keys", "list", "--keychain", strong])[0])
-            weak_list.append(timed([MOLTIPASS, "keys", "list", "--keychain", os.path.join(work.path, "weak")])[0])
+            kdfs.append(json.loads(work.run([CLIENT_BENCH, "kdf"]).stdout)["kdf_seconds"])
         created = sandbox.counters()["posts_created"] - before
         if created != 2 * runs:
             raise RuntimeError(f"expected {2 * runs} posts, the sandbox saw {created}")
         ours_median, theirs_median = statistics.median(ours), statistics.median(theirs)
-        unlock = [{"median": statistics.median(strong_list)}, {"median": statistics.median(weak_list)}]
-        kdf = unlock[0]["median"] - unlock[1]["median"]
+        kdf = statistics.median(kdfs)
         without = ours_median - kdf
         save("one-action", {
             "title": "cron run, one post due (sandbox on loopback)",
@@ -351,11 +344,10 @@ jobs:
             "met": None,
             "numbers": {"moltipass_median_s": ours_median, "python_median_s": theirs_median,
                         "kdf_s": kdf, "kdf_share": kdf / ours_median, "moltipass_without_kdf_s": without,
-                        "keys_list_strong_s": unlock[0]["median"], "keys_list_weak_s": unlock[1]["median"],
                         "runs": runs},
             "command": "bench/run-all --only one-action  (15 interleaved runs of `moltipass run one.yaml --once` "
-                       "with a fresh cursor vs `python3 bench/one_action.py`; KDF = `keys list` with "
-                       "N = 2^18 minus with N = 2^10, interleaved with them)",
+                       "with a fresh cursor vs `python3 bench/one_action.py`; KDF: one scrypt derivation with the "
+                       "default cost in a fresh process, `moltipass-bench kdf`, interleaved with them)",
         })
     finally:
         sandbox.stop()
@@ -668,7 +660,7 @@ def client():
 def render():
     rows = {}
     for name in os.listdir(RESULTS):
-        if name.endswith(".json") and name != "machine.json":
+        if name.endswith(".json") and name not in ("machine.json", "current-run.json"):
             with open(os.path.join(RESULTS, name)) as handle:
                 row = json.load(handle)
             rows[row["item"]] = row
@@ -699,7 +691,7 @@ def render():
         verdict = "measured" if row["met"] is None else ("met" if row["met"] else "**gap** (see notes)")
         when = row.get("measured", {})
         if (when.get("date"), when.get("commit")) != (host["date"], host["commit"]):
-            verdict += f" ({when.get('date')}, `{when.get('commit')}`)"
+            verdict += f" (re-measured {when.get('date')} at `{when.get('commit')}`, load {when.get('load', 0):.1f})"
         lines.append(f"| {row['title']} | {row['target']} | {row['result']} | {verdict} | {row['command']} |")
     lines += ["", notes, ""] if notes else [""]
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as handle:
@@ -708,7 +700,8 @@ def render():
 
 
 def record_machine(command):
-    """The machine, date, commit and load at the start of a run (the load says how quiet it was)."""
+    """The machine, date, commit and load at the start of a run (the load says how quiet it was),
+    in current-run.json; a full run's also in machine.json, the header of BENCHMARKS.md."""
     host = machine()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
@@ -717,19 +710,22 @@ def record_machine(command):
     host.update({"date": datetime.date.today().isoformat(), "commit": (commit or "?") + (" + local changes" if dirty else ""),
                  "command": command, "seconds": 0})
     os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "machine.json"), "w") as handle:
+    with open(os.path.join(RESULTS, "current-run.json"), "w") as handle:
         json.dump(host, handle, indent=2, sort_keys=True)
         handle.write("\n")
 
 
 def record_seconds(seconds):
-    path = os.path.join(RESULTS, "machine.json")
+    """Ends a run: its duration; a full run becomes the header of BENCHMARKS.md."""
+    path = os.path.join(RESULTS, "current-run.json")
     with open(path) as handle:
         host = json.load(handle)
     host["seconds"] = seconds
     with open(path, "w") as handle:
         json.dump(host, handle, indent=2, sort_keys=True)
         handle.write("\n")
+    if host["command"] == "bench/run-all":
+        shutil.copyfile(path, os.path.join(RESULTS, "machine.json"))
 
 
 ITEMS = {"cold-start": cold_start, "one-action": one_action, "utilisation": utilisation,
