@@ -124,3 +124,22 @@ struct RunCommandTests {
         #expect(next.status == 3, "after the daemon: \(next.stderr)")
     }
 }
+
+extension RunCommandTests {
+    /// `--state state.sqlite` (a bare file name) is a file in the working directory; the run used
+    /// to fail creating the directory "" (found by the benchmarks).
+    @Test func bareStateFileName() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("bare_state")
+        try fixture.queue(count: 2)
+        let recipe = try fixture.postingRecipe("bare_state")
+        try await fixture.setClock(RunFixture.t0)
+        let result = try await ProcessRunner.run(
+            "moltipass",
+            ["run", recipe, "--once", "--state", "bare.sqlite", "--now", RunFixture.iso(RunFixture.t0)],
+            environment: fixture.home.environment, currentDirectory: fixture.home.directory.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fixture.home.path + "/bare.sqlite"))
+    }
+}

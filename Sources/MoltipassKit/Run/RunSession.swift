@@ -33,9 +33,12 @@ public struct RunSession: Sendable {
     public init(
         recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?
     ) async throws {
-        try FileManager.default.createDirectory(
-            atPath: (statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        // A bare file name (`--state state.sqlite`) lives in the working directory: nothing to create.
+        let directory = (statePath as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         self.recipes = recipes
         self.statePath = statePath
         self.store = try await SQLiteStateStore.open(path: statePath)
