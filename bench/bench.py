@@ -21,9 +21,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "reliability"))
+import harness  # noqa: E402  (the sandbox process and its API, shared with the reliability harness)
 BIN = os.environ.get("BENCH_BIN") or os.path.join(ROOT, ".build-bench", "release")
 MOLTIPASS = os.path.join(BIN, "moltipass")
 SANDBOX = os.path.join(BIN, "moltbook-sandbox")
@@ -123,8 +125,9 @@ def sqlite_as_json(path):
         connection.close()
 
 
-class Sandbox:
-    """`moltbook-sandbox` on loopback with every limit off (benchmarks repeat the same write)."""
+class Sandbox(harness.Sandbox):
+    """`moltbook-sandbox` on loopback with every limit off (benchmarks repeat the same write), without the
+    request log (it would be server work inside the measured requests). The reliability harness's class."""
 
     CONFIG = {
         "limits": {key: None for key in (
@@ -135,41 +138,15 @@ class Sandbox:
     }
 
     def __init__(self, work):
-        config = work.file("sandbox.json", json.dumps(self.CONFIG))
-        self.process = subprocess.Popen(
-            [SANDBOX, "--port", "0", "--seed", "1", "--config", config], stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL)
-        line = self.process.stdout.readline().decode()
-        if "listening on " not in line:
-            self.stop()
-            raise RuntimeError(f"moltbook-sandbox did not start: {line!r}")
-        self.base = line.strip().split("listening on ", 1)[1]
-        self.root = self.base.split("/api/v1")[0]
-
-    def call(self, method, url, body=None, key=None):
-        request = urllib.request.Request(
-            url, data=None if body is None else json.dumps(body).encode(), method=method)
-        request.add_header("Content-Type", "application/json")
-        if key:
-            request.add_header("Authorization", "Bearer " + key)
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read() or b"null")
+        super().__init__(
+            types.SimpleNamespace(sandbox=SANDBOX), os.path.join(work.path, "sandbox"), 1, self.CONFIG,
+            verbose=False)
 
     def register(self, name):
-        answer = self.call("POST", self.base + "/agents/register", {"name": name, "description": "benchmark"})
+        status, answer = self.api("POST", "/agents/register", None, {"name": name, "description": "benchmark"})
+        if status != 201:
+            raise RuntimeError(f"register {name}: HTTP {status} {answer}")
         return answer["agent"]["api_key"]
-
-    def counters(self):
-        return self.call("GET", self.root + "/_sandbox/counters")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def machine():

@@ -64,11 +64,11 @@ class Paths:
 class Sandbox:
     """A `moltbook-sandbox` process on loopback with a fixed clock; `--verbose` request log in `log_path`."""
 
-    def __init__(self, paths, directory, seed, config=None):
+    def __init__(self, paths, directory, seed, config=None, verbose=True):
         self.directory = directory
         os.makedirs(directory, exist_ok=True)
         self.log_path = os.path.join(directory, "sandbox.log")
-        arguments = [paths.sandbox, "--port", "0", "--seed", str(seed), "--verbose"]
+        arguments = [paths.sandbox, "--port", "0", "--seed", str(seed)] + (["--verbose"] if verbose else [])
         if config is not None:
             config_path = os.path.join(directory, "sandbox-config.json")
             with open(config_path, "w") as handle:
