@@ -139,6 +139,6 @@ extension AccountPass {
             report.transientFailures += 1
         }
         report.paused[agent] = max(report.paused[agent] ?? until, until)
-        report.nextDue = min(report.nextDue ?? until, until)
+        report.due(at: until)
     }
 }

@@ -157,7 +157,7 @@ extension AccountPass {
             metadata: ["agent": "\(agent)", "reason": "\(reason)", "until": "\(MoltbookDateText.iso(until))"])
         report.items.append(challengeItem(challenge, .failed, reason + "; writes paused", until))
         report.paused[agent] = until
-        report.nextDue = min(report.nextDue ?? until, until)
+        report.due(at: until)
         return .paused(until: until)
     }
 

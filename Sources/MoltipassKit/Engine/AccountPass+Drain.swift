@@ -15,7 +15,7 @@ extension AccountPass {
             break
         case .waiting(let until, let reason):
             await reportPending(into: &report, reason: "verification challenge outstanding: \(reason)", until: until)
-            if let until { report.nextDue = min(report.nextDue ?? until, until) }
+            if let until { report.due(at: until) }
             return
         case .paused(let until):
             await reportPending(into: &report, reason: "account paused after a failed challenge", until: until)
@@ -43,7 +43,7 @@ extension AccountPass {
             }
             if let next = entry.nextAttemptAt, next > now {
                 report.items.append(item(entry, write.summary, .deferred, entry.lastError ?? "scheduled", next))
-                report.nextDue = min(report.nextDue ?? next, next)
+                report.due(at: next)
                 // Later writes of the class wait behind it: a queue's next post must not overtake
                 // one that is waiting for a retry (noted by scripts/reliability: possible reordering).
                 if entry.attempts > 0, blocked[write.limitClass] == nil { blocked[write.limitClass] = next }
@@ -91,7 +91,7 @@ extension AccountPass {
         case .deferred(let until, let because):
             _ = try? await store.markFailed(key: entry.key, reason: "deferred by \(because)", retryAt: until, at: now)
             report.items.append(item(entry, write.summary, .deferred, "\(because)", until))
-            report.nextDue = min(report.nextDue ?? until, until)
+            report.due(at: until)
             return false
         case .never(let because):
             _ = try? await store.markFailed(key: entry.key, reason: "never allowed: \(because)", retryAt: nil, at: now)
@@ -195,7 +195,7 @@ extension AccountPass {
             let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
             _ = try? await store.markFailed(key: entry.key, reason: "429: \(error.message)", retryAt: until, at: now)
             report.items.append(item(entry, write.summary, .deferred, "server said 429", until))
-            report.nextDue = min(report.nextDue ?? until, until)
+            report.due(at: until)
             return false
         case .uncertain(let error):
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)

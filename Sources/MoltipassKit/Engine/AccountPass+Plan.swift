@@ -51,7 +51,7 @@ extension AccountPass {
             report.items.append(
                 item(recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped, reason))
         }
-        if let next = result.next?.fire { report.nextDue = min(report.nextDue ?? next, next) }
+        if let next = result.next?.fire { report.due(at: next) }
 
         var due = result.due
         if earlierStillWaiting, !due.isEmpty {

@@ -59,7 +59,7 @@ final class AccountPass {
             let until = pauses.map { $0.until ?? .distantFuture }.max() ?? .distantFuture
             report.paused[agent] = until
             // The daemon wakes when the pause ends (the auth breaker's trial, the end of a suspension).
-            if until < .distantFuture { report.nextDue = min(report.nextDue ?? until, until) }
+            if until < .distantFuture { report.due(at: until) }
         }
         await plan(into: &report)
         if pauses.isEmpty {

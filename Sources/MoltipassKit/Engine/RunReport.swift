@@ -59,6 +59,11 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// Brings `nextDue` forward to `date` if that is earlier.
+    mutating func due(at date: Date) {
+        nextDue = min(nextDue ?? date, date)
+    }
+
     public func count(_ outcome: Item.Outcome) -> Int { items.filter { $0.outcome == outcome }.count }
 
     /// The exit status of a `run --once` that produced this report (README, "Exit codes"):
