@@ -8,56 +8,106 @@ import Foundation
 /// - HTTP-date (`Retry-After`, `Date`): `Sun, 22 Nov 2026 04:15:39 GMT`
 public enum MoltbookDate {
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let date = parseISO(trimmed) { return date }
-        return parseHTTPDate(trimmed)
-    }
-
-    /// Formats `date` the way Moltbook does (microseconds, `+00:00`).
-    public static func format(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        var whole = floor(seconds)
-        var micros = Int(((seconds - whole) * 1_000_000).rounded())
-        if micros >= 1_000_000 {
-            whole += 1
-            micros -= 1_000_000
+        var text = text
+        if text.first?.isWhitespace == true || text.last?.isWhitespace == true {
+            text = text.trimmingCharacters(in: .whitespaces)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: whole)) + String(format: ".%06d+00:00", micros)
+        if let date = parseISO(text) { return date }
+        return parseHTTPDate(text)
     }
 
+    /// Formats `date` the way Moltbook does (microseconds, `+00:00`), by calendar arithmetic
+    /// (no formatter: the client and the sandbox format and parse a timestamp per item they list).
+    public static func format(_ date: Date) -> String {
+        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
+        let fraction = micros - seconds * 1_000_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var out = [UInt8]()
+        out.reserveCapacity(32)
+        func digits(_ value: Int64, _ width: Int) {
+            let text = String(value).utf8
+            for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
+            out += text
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 3600 / 60, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        out.append(UInt8(ascii: "."))
+        digits(fraction, 6)
+        out += "+00:00".utf8
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Howard Hinnant's days-from-civil inverse: the proleptic Gregorian date of a day number
+    /// (days since 1970-01-01).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days-from-civil). Out of
+    /// range days roll over as `DateComponents` does (February 31 is March 3 or 2).
+    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468 + (day - 1)
+    }
+
+    /// `yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z|±HH[:MM]|±HHMM]`, on the UTF-8 bytes.
     static func parseISO(_ text: String) -> Date? {
-        // yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z|±HH[:MM]|±HHMM]
-        let scalars = Array(text.unicodeScalars)
+        var text = text
+        return text.withUTF8 { bytes in parseISO(bytes) }
+    }
+
+    static func parseISO(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= scalars.count else { return nil }
+            guard range.upperBound <= bytes.count else { return nil }
             var value = 0
             for index in range {
-                guard
-                    let digit = scalars[index].properties.numericType != nil
-                        ? Int(String(scalars[index])) : nil
-                else { return nil }
-                value = value * 10 + digit
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
             return value
         }
-        guard scalars.count >= 19, scalars[4] == "-", scalars[7] == "-",
-            scalars[10] == "T" || scalars[10] == " "
-                || scalars[10] == "t", scalars[13] == ":", scalars[16] == ":",
+        func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            index < bytes.count && bytes[index] == UInt8(ascii: character)
+        }
+        guard bytes.count >= 19, isByte(4, "-"), isByte(7, "-"), isByte(10, "T") || isByte(10, " ") || isByte(10, "t"),
+            isByte(13, ":"), isByte(16, ":"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var fraction = 0.0
-        if index < scalars.count, scalars[index] == "." {
+        if isByte(index, ".") {
             index += 1
             var scale = 0.1
             let start = index
-            while index < scalars.count, let digit = Int(String(scalars[index])), scalars[index].isASCII {
+            while index < bytes.count, let digit = number(index..<index + 1) {
                 fraction += Double(digit) * scale
                 scale /= 10
                 index += 1
@@ -65,39 +115,31 @@ public enum MoltbookDate {
             guard index > start else { return nil }
         }
         var offset = 0
-        if index < scalars.count {
-            let sign = scalars[index]
-            if sign == "Z" || sign == "z" {
+        if index < bytes.count {
+            if isByte(index, "Z") || isByte(index, "z") {
                 index += 1
-            } else if sign == "+" || sign == "-" {
+            } else if isByte(index, "+") || isByte(index, "-") {
+                let negative = isByte(index, "-")
                 guard let hours = number(index + 1..<index + 3) else { return nil }
                 index += 3
                 var minutes = 0
-                if index < scalars.count, scalars[index] == ":" {
+                if isByte(index, ":") {
                     guard let value = number(index + 1..<index + 3) else { return nil }
                     minutes = value
                     index += 3
-                } else if index + 2 <= scalars.count, let value = number(index..<index + 2) {
+                } else if index + 2 <= bytes.count, let value = number(index..<index + 2) {
                     minutes = value
                     index += 2
                 }
-                offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
+                offset = (hours * 3600 + minutes * 60) * (negative ? -1 : 1)
             } else {
                 return nil
             }
         }
-        guard index == scalars.count else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(identifier: "UTC")
-        components.year = year
-        components.month = month
-        components.day = day
-        components.hour = hour
-        components.minute = minute
-        components.second = second
-        guard let base = components.date else { return nil }
-        return base.addingTimeInterval(fraction - Double(offset))
+        guard index == bytes.count else { return nil }
+        let dayNumber = days(year: Int64(year), month: Int64(month), day: Int64(day))
+        let seconds = Double(dayNumber) * 86_400 + Double(hour * 3600 + minute * 60 + second)
+        return Date(timeIntervalSince1970: seconds).addingTimeInterval(fraction - Double(offset))
     }
 
     static func parseHTTPDate(_ text: String) -> Date? {

@@ -20,7 +20,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// useless for recovering the key.
     public var fingerprint: String {
         let digest = SHA256.hash(data: Data(raw.utf8))
-        return digest.prefix(4).map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(4).hexString
     }
 
     /// Whether the key has the `moltbook_` prefix every real key has. Nothing else is checked

@@ -60,7 +60,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     public var contentHash: String {
         let text = [kind.rawValue, target, submolt, title, content, url, parentID].map { $0 ?? "∅" }
             .joined(separator: "\u{1F}")
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(text.utf8)).hexString
     }
 
     /// A short human description for logs and reports (never the full content).
@@ -92,6 +92,6 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         let text =
             "v1|\(recipe)|\(job)|\(Int64(occurrence.timeIntervalSince1970))|\(step)|"
             + "\(write.target ?? "")|\(write.contentHash)"
-        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(text.utf8)).prefix(16).hexString
     }
 }
