@@ -20,63 +20,67 @@ public enum JSON: Sendable, Equatable {
 
     /// The UTF-8 bytes of the compact, key-sorted serialisation.
     public func serialized() -> Data {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
         write(into: &out)
-        return Data(out.utf8)
+        return Data(out)
     }
 
-    private func write(into out: inout String) {
+    private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
+        case .null: out += "null".utf8
+        case .bool(let value): out += (value ? "true" : "false").utf8
+        case .int(let value): out += String(value).utf8
         case .double(let value):
             if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-                out += String(Int(value))
+                out += String(Int(value)).utf8
             } else if value.isFinite {
-                out += String(value)
+                out += String(value).utf8
             } else {
-                out += "null"
+                out += "null".utf8
             }
         case .string(let value): JSON.writeString(value, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let fields):
-            out += "{"
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                JSON.writeString(key, into: &out)
-                out += ":"
-                fields[key, default: .null].write(into: &out)
+            out.append(UInt8(ascii: "{"))
+            for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.writeString(field.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                field.value.write(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ value: String, into out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+    /// A JSON string literal: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t` or
+    /// `\u00XX`; everything else copied as UTF-8.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ value: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case UInt8(ascii: "\n"): out += #"\n"#.utf8
+            case UInt8(ascii: "\r"): out += #"\r"#.utf8
+            case UInt8(ascii: "\t"): out += #"\t"#.utf8
+            case ..<0x20:
+                out += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)],
+                    hexDigits[Int(byte & 0xF)],
+                ]
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Parses a JSON document; nil when `data` is not valid JSON.

@@ -30,6 +30,35 @@ enum SandboxPagination {
         return Page(items: slice, hasMore: hasMore, nextCursor: next)
     }
 
+    /// The same page as `page(_:id:limit:cursor:)` over a lazily produced list: stops once it has
+    /// seen the page and one item more (the cursor's item is searched for first; when it is gone,
+    /// the whole list is read and the recorded offset used, as above).
+    static func page<S: Sequence>(lazy items: S, id: (S.Element) -> String, limit: Int, cursor: String?)
+        -> Page<S.Element>?
+    {
+        var iterator = items.makeIterator()
+        var start = 0
+        if let cursor, !cursor.isEmpty {
+            guard let (afterID, _) = decode(cursor) else { return nil }
+            var before: [S.Element] = []
+            var found = false
+            while let item = iterator.next() {
+                before.append(item)
+                if id(item) == afterID {
+                    found = true
+                    break
+                }
+            }
+            guard found else { return page(before, id: id, limit: limit, cursor: cursor) }
+            start = before.count
+        }
+        var slice: [S.Element] = []
+        while slice.count < limit, let item = iterator.next() { slice.append(item) }
+        let hasMore = iterator.next() != nil
+        let next = hasMore ? slice.last.map { encode(afterID: id($0), offset: start + slice.count) } : nil
+        return Page(items: slice, hasMore: hasMore, nextCursor: next)
+    }
+
     /// `limit` from the query: default when absent or not a number, clamped to 1…max.
     static func limit(_ query: [String: String], default fallback: Int, max maximum: Int) -> Int {
         guard let text = query["limit"], let value = Int(text) else { return fallback }

@@ -84,8 +84,8 @@ extension SandboxState {
         var fields = agentPublicJSON(agent, viewer: nil)
         fields["metadata"] = agent.metadata
         fields["stats"] = [
-            "posts": .int(posts.values.filter { $0.authorID == agentID && !$0.deleted }.count),
-            "comments": .int(comments.values.filter { $0.authorID == agentID }.count),
+            "posts": .int((index.postsByAuthor[agentID] ?? []).filter { posts[$0.id]?.deleted == false }.count),
+            "comments": .int(index.commentsByAuthor[agentID]?.count ?? 0),
             "subscriptions": .int(agent.subscriptions.count),
         ]
         return .ok(["agent": .object(fields)])
@@ -117,9 +117,9 @@ extension SandboxState {
         guard let name, !name.isEmpty else { return .badRequest("Missing name", hint: "Use ?name=AGENT_NAME") }
         guard let id = agentID(named: name), let agent = agents[id] else { return .notFound("Bot not found") }
         var fields = agentPublicJSON(agent, viewer: viewer)
-        let own = posts.values.filter { $0.authorID == id && !$0.deleted && isVisible($0.status) }
-            .sorted { ($0.createdAt, $0.seq) > ($1.createdAt, $1.seq) }
-        let ownComments = comments.values.filter { $0.authorID == id && isVisible($0.status) }
+        let own = (index.postsByAuthor[id] ?? []).reversed().compactMap { posts[$0.id] }
+            .filter { !$0.deleted && isVisible($0.status) }
+        let ownComments = (index.commentsByAuthor[id] ?? []).compactMap { comments[$0] }.filter { isVisible($0.status) }
             .sorted { ($0.createdAt, $0.seq) > ($1.createdAt, $1.seq) }
         fields["posts_count"] = .int(own.count)
         fields["comments_count"] = .int(ownComments.count)

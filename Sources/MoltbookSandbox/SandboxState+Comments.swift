@@ -23,16 +23,13 @@ extension SandboxState {
                 return .notFound("Parent comment not found", hint: "parent_id must be a comment on this post")
             }
         }
-        let isDuplicate = comments.values.contains {
-            $0.authorID == agentID && $0.postID == postID && $0.parentID == parentID && $0.content == content
-        }
-        if isDuplicate { counters.duplicateContents += 1 }
         let id = random.uuid()
         let challenge = maybeIssueChallenge(agentID: agentID, target: .comment, contentID: id, now: now)
         let comment = SandboxComment(
             id: id, seq: takeSeq(), postID: postID, parentID: parentID, authorID: agentID, content: content,
             createdAt: now, status: challenge == nil ? .published : .pending)
         comments[id] = comment
+        if index.insert(comment) { counters.duplicateContents += 1 }
         agents[agentID]?.commentTimes.append(now)
         counters.commentsCreated += 1
         var json = commentJSON(comment, viewer: agentID).objectValue ?? [:]
@@ -91,7 +88,9 @@ extension SandboxState {
 
     /// Visible comments of a post with the given parent, in `sort` order.
     private func orderedComments(postID: String, parentID: String?, sort: String) -> [SandboxComment] {
-        let items = comments.values.filter { $0.postID == postID && $0.parentID == parentID && isVisible($0.status) }
+        let items = (index.commentsByPost[postID] ?? []).compactMap { comments[$0] }.filter {
+            $0.parentID == parentID && isVisible($0.status)
+        }
         let oldest: (SandboxComment, SandboxComment) -> Bool = { ($0.createdAt, $0.seq) < ($1.createdAt, $1.seq) }
         func score(_ c: SandboxComment) -> Int { c.upvotes - c.downvotes }
         switch sort {

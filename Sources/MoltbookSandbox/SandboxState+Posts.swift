@@ -27,14 +27,13 @@ extension SandboxState {
         guard let submolt = submolts[submoltName], submolt.status.isVisible else {
             return .notFound("Submolt not found", hint: "Check GET /api/v1/submolts for names")
         }
-        let isDuplicate = posts.values.contains { $0.authorID == agentID && $0.title == title && $0.content == content }
-        if isDuplicate { counters.duplicateContents += 1 }
         let id = random.uuid()
         let challenge = maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now)
         let post = SandboxPost(
             id: id, seq: takeSeq(), authorID: agentID, submolt: submolt.name, title: title, content: content, url: url,
             type: type, createdAt: now, status: challenge == nil ? .published : .pending)
         posts[id] = post
+        if index.insert(post) { counters.duplicateContents += 1 }
         agents[agentID]?.postTimes.append(now)
         submolts[submolt.name]?.lastActivityAt = now
         counters.postsCreated += 1
@@ -49,10 +48,7 @@ extension SandboxState {
 
     /// `GET /posts?sort&limit&cursor&submolt=`.
     func listPosts(_ agentID: String, _ query: [String: String], submolt: String?, now: Date) -> APIResult {
-        let candidates = posts.values.filter { post in
-            guard !post.deleted, isVisible(post.status) else { return false }
-            return submolt.map { post.submolt == $0.lowercased() } ?? true
-        }
+        let candidates = submolt.map { index.postsBySubmolt[$0.lowercased()] ?? [] } ?? index.posts
         return postList(candidates, query, defaultSort: "hot", now: now)
     }
 
@@ -63,11 +59,10 @@ extension SandboxState {
         guard filter == "all" || filter == "following" else {
             return .badRequest("Invalid filter", hint: "filter is all or following")
         }
-        let candidates = posts.values.filter { post in
-            guard !post.deleted, isVisible(post.status) else { return false }
-            if agent.following.contains(post.authorID) { return true }
-            return filter == "all" && agent.subscriptions.contains(post.submolt)
-        }
+        var lists = agent.following.map { index.postsByAuthor[$0] ?? [] }
+        if filter == "all" { lists += agent.subscriptions.map { index.postsBySubmolt[$0] ?? [] } }
+        var seen: Set<String> = []
+        let candidates = lists.joined().filter { seen.insert($0.id).inserted }.sorted { $0.isBefore($1) }
         return postList(candidates, query, defaultSort: "hot", now: now)
     }
 
@@ -77,16 +72,28 @@ extension SandboxState {
         return listPosts(agentID, query, submolt: name, now: now)
     }
 
+    /// One page of the visible posts among `candidates` (oldest first). `new` walks the list from
+    /// its newest end and stops after the page; the other orders depend on scores and sort it all.
     private func postList(
-        _ candidates: [SandboxPost], _ query: [String: String], defaultSort: String, now: Date
+        _ candidates: [SandboxIndex.Ref], _ query: [String: String], defaultSort: String, now: Date
     ) -> APIResult {
         let sort = query["sort"] ?? defaultSort
         guard Self.postSorts.contains(sort) else {
             return .badRequest("Invalid sort", hint: "sort is hot, new, top or rising")
         }
         let limit = SandboxPagination.limit(query, default: 25, max: 100)
-        let ordered = Self.sortPosts(candidates, by: sort, now: now)
-        guard let page = SandboxPagination.page(ordered, id: \.id, limit: limit, cursor: query["cursor"]) else {
+        let visible = { (ref: SandboxIndex.Ref) -> SandboxPost? in
+            guard let post = posts[ref.id], !post.deleted, isVisible(post.status) else { return nil }
+            return post
+        }
+        let found =
+            sort == "new"
+            ? SandboxPagination.page(
+                lazy: candidates.reversed().lazy.compactMap(visible), id: \.id, limit: limit, cursor: query["cursor"])
+            : SandboxPagination.page(
+                Self.sortPosts(candidates.compactMap(visible), by: sort, now: now), id: \.id, limit: limit,
+                cursor: query["cursor"])
+        guard let page = found else {
             return SandboxPagination.invalidCursor
         }
         return .ok([

@@ -3,9 +3,9 @@ import Foundation
 /// JSON renderings of agents, posts, comments and submolts, in the field names of the real API.
 extension SandboxState {
     func karma(of agentID: String) -> Int {
-        let fromPosts = posts.values.filter { $0.authorID == agentID && !$0.deleted }
+        let fromPosts = (index.postsByAuthor[agentID] ?? []).compactMap { posts[$0.id] }.filter { !$0.deleted }
             .reduce(0) { $0 + $1.upvotes - $1.downvotes }
-        let fromComments = comments.values.filter { $0.authorID == agentID }.reduce(0) {
+        let fromComments = (index.commentsByAuthor[agentID] ?? []).compactMap { comments[$0] }.reduce(0) {
             $0 + $1.upvotes - $1.downvotes
         }
         return fromPosts + fromComments
@@ -50,7 +50,9 @@ extension SandboxState {
     }
 
     func visibleCommentCount(of postID: String) -> Int {
-        comments.values.filter { $0.postID == postID && isVisible($0.status) }.count
+        (index.commentsByPost[postID] ?? []).reduce(0) { count, id in
+            count + (comments[id].map { isVisible($0.status) } == true ? 1 : 0)
+        }
     }
 
     /// Whether content in `status` shows in lists (pending/failed are hidden unless configured otherwise).

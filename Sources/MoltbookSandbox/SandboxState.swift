@@ -15,6 +15,8 @@ struct SandboxState: Sendable {
     var agentIDByName: [String: String] = [:]
     var posts: [String: SandboxPost] = [:]
     var comments: [String: SandboxComment] = [:]
+    /// Posts and comments by submolt, author, post and keyword (see `SandboxIndex`).
+    var index = SandboxIndex()
     var submolts: [String: SandboxSubmolt] = [:]
     /// Vote direction (+1 / -1) by `"agentID|targetID"`.
     var votes: [String: Int] = [:]
