@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A value type with the time passed to every method (modelled on golang.org/x/time/rate's
 /// `ReserveN(t, n)` / `TokensAt(t)`): the same calls at the same instants give the same
-/// answers, which is what makes `plan` and the tests exact. Persist it with `Codable`.
+/// answers, which is what makes `plan` and the tests exact. Persist it with `serialized()` and
+/// `init(serialized:)` (compact; also reads the older `Codable` JSON form).
 public struct Limiter: Sendable, Codable, Equatable {
     /// Why an action waits.
     public struct Binding: Sendable, Codable, Equatable, CustomStringConvertible {
@@ -41,13 +42,13 @@ public struct Limiter: Sendable, Codable, Equatable {
         public var detail: String
     }
 
-    public private(set) var rules: [LimitClass: [Rule]]
-    private var states: [String: RuleState] = [:]
-    public private(set) var holds: [LimitClass: Hold] = [:]
+    public internal(set) var rules: [LimitClass: [Rule]]
+    var states: [String: RuleState] = [:]
+    public internal(set) var holds: [LimitClass: Hold] = [:]
     /// Minimum spacing per class learned from 429s the local rules did not foresee.
-    public private(set) var learned: [LimitClass: Double] = [:]
+    public internal(set) var learned: [LimitClass: Double] = [:]
     /// The last two admissions per class (to learn from a surprise 429 and to cancel one).
-    private var recentAdmissions: [LimitClass: [Date]] = [:]
+    var recentAdmissions: [LimitClass: [Date]] = [:]
 
     public init(rules: [LimitClass: [Rule]]) {
         self.rules = rules

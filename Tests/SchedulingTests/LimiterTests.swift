@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookAPI
 import Testing
 
 @testable import Scheduling
@@ -159,4 +160,59 @@ struct LimiterTests {
         #expect(restored == limiter)
         #expect(restored.reserve([.write, .comment], at: at(19)) == limiter.reserve([.write, .comment], at: at(19)))
     }
+
+    /// A limiter with every kind of state: window and GCRA rules, a hold, a learned spacing.
+    static func populated() -> Limiter {
+        var rules = LimitRules.rules(for: .standard)
+        rules[.vote] = [Rule(id: "vote.pace", limit: 10, period: 60, algorithm: .gcra)]
+        var limiter = Limiter(rules: rules)
+        for second in stride(from: 0.0, to: 600, by: 21.5) {
+            _ = limiter.reserve([.write, .comment], at: at(second))
+            _ = limiter.reserve([.vote], at: at(second + 0.25))
+        }
+        var hint = RateLimitHint()
+        hint.retryAfterMinutes = 7
+        limiter.absorb(hint, status: 429, action: .post, request: .write, at: at(700))
+        return limiter
+    }
+
+    /// The stored form round-trips exactly, equal limiters give equal bytes, and the limiter
+    /// restored from it answers as the original.
+    @Test func serializedRoundTrip() throws {
+        var limiter = Self.populated()
+        let data = limiter.serialized()
+        #expect(data.starts(with: [0x00, 0x4D, 0x4C, 0x01]))
+        var restored = try Limiter(serialized: data)
+        #expect(restored == limiter)
+        #expect(restored.serialized() == data)
+        #expect(!restored.holds.isEmpty)
+        #expect(restored.reserve([.write, .comment], at: at(800)) == limiter.reserve([.write, .comment], at: at(800)))
+        #expect(restored.reserve([.vote], at: at(800)) == limiter.reserve([.vote], at: at(800)))
+        #expect(restored.serialized() != data)
+        #expect(try Limiter(serialized: Limiter(rules: [:]).serialized()) == Limiter(rules: [:]))
+    }
+
+    /// State written by earlier versions (Codable JSON) still loads.
+    @Test func serializedReadsLegacyJSON() throws {
+        let limiter = Self.populated()
+        let legacy = try JSONEncoder().encode(limiter)
+        #expect(try Limiter(serialized: legacy) == limiter)
+    }
+
+    /// Damaged bytes are an error, never a crash or a silently emptied limiter: every strict
+    /// prefix, a byte too many, an unknown class and an implausible count.
+    @Test func serializedRejectsDamage() throws {
+        let data = Self.populated().serialized()
+        for length in Self.magic.count..<data.count {
+            #expect(throws: Limiter.SerializationError.self) { try Limiter(serialized: data.prefix(length)) }
+        }
+        #expect(throws: Limiter.SerializationError.self) { try Limiter(serialized: data + [0]) }
+        var unknownClass = Data(Self.magic)
+        unknownClass += [1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0] + Array("nope".utf8)
+        #expect(throws: Limiter.SerializationError.self) { try Limiter(serialized: unknownClass) }
+        let huge = Data(Self.magic) + [UInt8](repeating: 0xFF, count: 8)
+        #expect(throws: Limiter.SerializationError.self) { try Limiter(serialized: huge) }
+    }
+
+    static let magic: [UInt8] = [0x00, 0x4D, 0x4C, 0x01]
 }

@@ -103,14 +103,13 @@ extension AccountPass {
         // The reservation is stored with the `sent` mark: a run killed at any point after the
         // request left still has it charged (found by scripts/reliability/kill9: a post journaled
         // done by a run killed before it saved its limiter drew a 429 on the next run).
-        let limiterState = try? JSONEncoder().encode(limiter)
+        let limiterState = limiter.serialized()
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
                 _ = try transaction.markSent(key: key, at: now)
-                if let limiterState {
-                    try transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
-                }
+                try transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
             }
+            storedLimiter = limiterState
         } catch {
             limiter.cancel(write.limitClass, reservedAt: now)
             report.transientFailures += 1

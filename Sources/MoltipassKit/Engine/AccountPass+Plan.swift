@@ -63,7 +63,7 @@ extension AccountPass {
             }
             due = []
         }
-        var dailyCounts = await loadDailyCounts()
+        var dailyCounts = due.isEmpty ? DailyCounts() : await loadDailyCounts()
         var intents: [JournalIntent] = []
         var positions: [String: QueuePosition] = [:]
         for occurrence in due {
@@ -134,7 +134,7 @@ extension AccountPass {
         // before this commit plans the same occurrences again (same keys); after it, the
         // journal has them.
         let snapshot = (intents, positions, result.cursor, now)
-        let counts = try? JSONEncoder().encode(dailyCounts)
+        let counts = intents.isEmpty ? nil : try? JSONEncoder().encode(dailyCounts)
         let agent = agent
         do {
             try await store.transaction { transaction in
@@ -147,6 +147,7 @@ extension AccountPass {
                 }
                 try transaction.setScheduleCursor(recipe: recipeID, job: jobID, lastFired: snapshot.2, at: snapshot.3)
             }
+            if counts != nil { self.dailyCounts = dailyCounts }
         } catch {
             logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
             report.transientFailures += 1
@@ -163,10 +164,15 @@ extension AccountPass {
         }
     }
 
+    /// The `max_per_day` counts: read once per pass, then the copy this pass keeps current.
     func loadDailyCounts() async -> DailyCounts {
+        if let dailyCounts { return dailyCounts }
         let agent = agent
         let data = try? await store.read { try $0.limiterState(account: agent, key: DailyCounts.stateKey) }
-        return data.flatMap { $0 }.flatMap { try? JSONDecoder().decode(DailyCounts.self, from: $0) } ?? DailyCounts()
+        let loaded =
+            data.flatMap { $0 }.flatMap { try? JSONDecoder().decode(DailyCounts.self, from: $0) } ?? DailyCounts()
+        dailyCounts = loaded
+        return loaded
     }
 
     func queuePath(_ step: Step) -> String? {
@@ -308,10 +314,9 @@ struct DailyCounts: Codable, Sendable {
 
     /// `yyyy-MM-dd` of `date` in `zone`.
     static func day(of date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let local = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
+        let midnight = (local / 86_400).rounded(.down) * 86_400
+        return String(MoltbookDate.format(Date(timeIntervalSince1970: midnight)).prefix(10))
     }
 
     func used(_ key: String, day: String) -> Int {

@@ -20,6 +20,11 @@ final class AccountPass {
     var probedThisPass = false
     /// Recipe and job of the journal entries seen in this pass, for report lines about challenges.
     var journalContext: [String: (recipe: String, job: String)] = [:]
+    /// The limiter and account info as last read or written: unchanged ones are not written again.
+    var storedLimiter: Data?
+    var storedCreatedAt: Date?
+    /// The `max_per_day` counts, read on first use in the pass and kept current.
+    var dailyCounts: DailyCounts?
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
@@ -94,21 +99,32 @@ final class AccountPass {
                 try reader.limiterState(account: agent, key: "account")
             )
         }
-        if let data = stored?.0, let decoded = try? JSONDecoder().decode(Limiter.self, from: data) {
+        if let data = stored?.0, let decoded = try? Limiter(serialized: data) {
             limiter = decoded
+            storedLimiter = data
         }
         if let data = stored?.1, let info = try? JSONDecoder().decode(AccountInfo.self, from: data) {
             createdAt = info.createdAt
+            storedCreatedAt = info.createdAt
         }
         limiter.setRules(LimitRules.rules(for: profile()))
     }
 
+    /// Stores the limiter and the account info, each only if it changed since it was read or written.
     func saveLimiter() async {
-        guard let data = try? JSONEncoder().encode(limiter) else { return }
-        let info = try? JSONEncoder().encode(AccountInfo(createdAt: createdAt))
-        _ = try? await store.transaction { [agent, now] transaction in
-            try transaction.setLimiterState(data, account: agent, key: "limiter", at: now)
-            if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+        let data = limiter.serialized()
+        let limiterChanged = data != storedLimiter
+        let info = createdAt == storedCreatedAt ? nil : try? JSONEncoder().encode(AccountInfo(createdAt: createdAt))
+        guard limiterChanged || info != nil else { return }
+        do {
+            try await store.transaction { [agent, now] transaction in
+                if limiterChanged { try transaction.setLimiterState(data, account: agent, key: "limiter", at: now) }
+                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+            }
+            storedLimiter = data
+            storedCreatedAt = createdAt
+        } catch {
+            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
         }
     }
 

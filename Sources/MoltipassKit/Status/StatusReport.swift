@@ -78,7 +78,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     try reader.lease(account: agent)
                 )
             }
-            let limiter = data.0.flatMap { try? JSONDecoder().decode(Limiter.self, from: $0) }
+            let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
             var classes: [ClassStatus] = []
             if let limiter {
                 for limitClass in LimitClass.allCases where limiter.rules[limitClass] != nil {
