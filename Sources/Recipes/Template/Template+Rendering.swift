@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a template is rendered against at run time.
 public struct TemplateContext: Sendable {
@@ -39,13 +40,28 @@ extension Template {
                 let pick = StableHash.hash("\(context.seed)#\(index)") % UInt64(choices.count)
                 output += choices[Int(pick)]
             case .date(let format):
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = context.timeZone
-                formatter.dateFormat = format
-                output += formatter.string(from: context.date)
+                output += DateFormatters.string(from: context.date, format: format, in: context.timeZone)
             }
         }
         return output
+    }
+}
+
+/// `DateFormatter`s by format and zone, made once: making one costs far more than using it
+/// (ICU opens a formatter), and `plan` renders a template for every planned write.
+enum DateFormatters {
+    private static let cache = Mutex<[String: DateFormatter]>([:])
+
+    static func string(from date: Date, format: String, in zone: TimeZone) -> String {
+        cache.withLock { cache in
+            let key = zone.identifier + "\u{1F}" + format
+            if let formatter = cache[key] { return formatter.string(from: date) }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = format
+            cache[key] = formatter
+            return formatter.string(from: date)
+        }
     }
 }
