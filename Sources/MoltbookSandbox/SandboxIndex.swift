@@ -24,11 +24,14 @@ struct SandboxIndex: Sendable {
     private(set) var commentsByAuthor: [String: [String]] = [:]
     /// The search keywords of each post (title and content) and comment, tokenised once.
     private(set) var keywords: [String: Set<String>] = [:]
-    /// Post and comment ids by keyword, in insertion order.
-    private(set) var postsByKeyword: [String: [String]] = [:]
-    private(set) var commentsByKeyword: [String: [String]] = [:]
+    /// Posts and comments by keyword, oldest first.
+    private(set) var postsByKeyword: [String: [Ref]] = [:]
+    private(set) var commentsByKeyword: [String: [Ref]] = [:]
     /// `author | title | content` of every post and `author | post | parent | content` of every
     /// comment ever created, for the duplicate-content counter.
+    /// Each author's score over their comments and non-deleted posts, kept up to date by votes
+    /// and deletions.
+    private(set) var karma: [String: Int] = [:]
     private var postSignatures: Set<String> = []
     private var commentSignatures: Set<String> = []
 
@@ -40,7 +43,7 @@ struct SandboxIndex: Sendable {
         Self.insert(ref, into: &postsByAuthor[post.authorID, default: []])
         let words = Set(SandboxState.keywords(post.title + " " + (post.content ?? "")))
         keywords[post.id] = words
-        for word in words { postsByKeyword[word, default: []].append(post.id) }
+        for word in words { Self.insert(ref, into: &postsByKeyword[word, default: []]) }
         let signature = [post.authorID, post.title, post.content.map { "=" + $0 } ?? "nil"].joined(separator: "\u{1F}")
         return !postSignatures.insert(signature).inserted
     }
@@ -51,10 +54,15 @@ struct SandboxIndex: Sendable {
         commentsByAuthor[comment.authorID, default: []].append(comment.id)
         let words = Set(SandboxState.keywords(comment.content))
         keywords[comment.id] = words
-        for word in words { commentsByKeyword[word, default: []].append(comment.id) }
+        let ref = Ref(createdAt: comment.createdAt, seq: comment.seq, id: comment.id)
+        for word in words { Self.insert(ref, into: &commentsByKeyword[word, default: []]) }
         let signature = [comment.authorID, comment.postID, comment.parentID.map { "=" + $0 } ?? "nil", comment.content]
             .joined(separator: "\u{1F}")
         return !commentSignatures.insert(signature).inserted
+    }
+
+    mutating func addKarma(_ delta: Int, to agentID: String) {
+        if delta != 0 { karma[agentID, default: 0] += delta }
     }
 
     /// Inserts keeping `(createdAt, seq)` order; appending is the common case (time moves forward).

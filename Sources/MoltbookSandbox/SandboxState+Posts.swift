@@ -152,7 +152,10 @@ extension SandboxState {
         guard post.authorID == agentID else {
             return .error(403, "You can only delete your own posts")
         }
-        if config.deleteRemovesPost { posts[id]?.deleted = true }
+        if config.deleteRemovesPost {
+            posts[id]?.deleted = true
+            index.addKarma(post.downvotes - post.upvotes, to: post.authorID)
+        }
         return .ok(["message": "Post deleted"])
     }
 }

@@ -2,13 +2,9 @@ import Foundation
 
 /// JSON renderings of agents, posts, comments and submolts, in the field names of the real API.
 extension SandboxState {
+    /// The agent's score over its comments and non-deleted posts.
     func karma(of agentID: String) -> Int {
-        let fromPosts = (index.postsByAuthor[agentID] ?? []).compactMap { posts[$0.id] }.filter { !$0.deleted }
-            .reduce(0) { $0 + $1.upvotes - $1.downvotes }
-        let fromComments = (index.commentsByAuthor[agentID] ?? []).compactMap { comments[$0] }.reduce(0) {
-            $0 + $1.upvotes - $1.downvotes
-        }
-        return fromPosts + fromComments
+        index.karma[agentID] ?? 0
     }
 
     func ownerJSON(_ agent: SandboxAgent) -> JSON {

@@ -19,39 +19,67 @@ extension SandboxState {
         }
         let words = Set(Self.keywords(q))
         guard !words.isEmpty else { return .badRequest("Query has no searchable words") }
-        // Only items sharing a word with the query can score; their words were tokenised on insert.
-        func similarity(_ id: String) -> Double {
-            let found = index.keywords[id]?.intersection(words).count ?? 0
-            return (Double(found) / Double(words.count) * 100).rounded() / 100
+        // Only items sharing a word with the query can score. Each word's posts and comments are
+        // lists ordered by time; an item's similarity is the share of the query's lists it is in.
+        var lists: [(refs: [SandboxIndex.Ref], isPost: Bool)] = []
+        for word in words.sorted() {
+            if type != "comments", let refs = index.postsByKeyword[word] { lists.append((refs, true)) }
+            if type != "posts", let refs = index.commentsByKeyword[word] { lists.append((refs, false)) }
         }
-        func candidates(_ byKeyword: [String: [String]]) -> Set<String> {
-            var ids: Set<String> = []
-            for word in words { ids.formUnion(byKeyword[word] ?? []) }
-            return ids
-        }
-        var hits: [SearchHit] = []
-        if type != "comments" {
-            for id in candidates(index.postsByKeyword) {
-                guard let post = posts[id], !post.deleted, isVisible(post.status) else { continue }
-                hits.append(SearchHit(id: id, similarity: similarity(id), createdAt: post.createdAt, seq: post.seq))
-            }
-        }
-        if type != "posts" {
-            for id in candidates(index.commentsByKeyword) {
-                guard let comment = comments[id], isVisible(comment.status),
+        func hit(_ ref: SandboxIndex.Ref, isPost: Bool, found: Int) -> SearchHit? {
+            if isPost {
+                guard let post = posts[ref.id], !post.deleted, isVisible(post.status) else { return nil }
+            } else {
+                guard let comment = comments[ref.id], isVisible(comment.status),
                     let post = posts[comment.postID], !post.deleted, isVisible(post.status)
-                else { continue }
-                hits.append(
-                    SearchHit(
-                        id: id, similarity: similarity(id), createdAt: comment.createdAt, seq: comment.seq,
-                        isPost: false))
+                else { return nil }
             }
+            let similarity = (Double(found) / Double(words.count) * 100).rounded() / 100
+            return SearchHit(id: ref.id, similarity: similarity, createdAt: ref.createdAt, seq: ref.seq, isPost: isPost)
         }
         let limit = SandboxPagination.limit(query, default: 20, max: 50)
-        // The first page needs only the best `limit + 1` hits (the order is total, so the page is the same).
-        let ordered =
-            (query["cursor"] ?? "").isEmpty
-            ? SearchHit.best(limit + 1, of: hits) : hits.sorted(by: SearchHit.ranksBefore)
+        let ordered: [SearchHit]
+        if (query["cursor"] ?? "").isEmpty {
+            // The first page: walk the lists together from the newest item and stop once no older
+            // item can rank among the best `limit + 1` (the order is total, so the page is the same
+            // as sorting every hit).
+            var heads = lists.map { $0.refs.count - 1 }
+            var best: [SearchHit] = []
+            while true {
+                var newest: SandboxIndex.Ref?
+                var found = 0
+                var isPost = true
+                for (list, head) in zip(lists, heads) where head >= 0 {
+                    let ref = list.refs[head]
+                    if let current = newest, ref.seq == current.seq {
+                        found += 1
+                    } else if newest.map({ $0.isBefore(ref) }) ?? true {
+                        (newest, found, isPost) = (ref, 1, list.isPost)
+                    }
+                }
+                guard let newest else { break }
+                for index in heads.indices where heads[index] >= 0 && lists[index].refs[heads[index]].seq == newest.seq
+                {
+                    heads[index] -= 1
+                }
+                if let hit = hit(newest, isPost: isPost, found: found) {
+                    SearchHit.keep(hit, in: &best, count: limit + 1)
+                }
+                // Every item still unseen is older: it can only rank above a kept hit with a higher
+                // similarity, and it is in at most as many lists as still have items.
+                let remaining = heads.indices.filter { heads[$0] >= 0 }.count
+                let bound = (Double(min(remaining, words.count)) / Double(words.count) * 100).rounded() / 100
+                if best.count == limit + 1, let last = best.last, last.similarity >= bound { break }
+            }
+            ordered = best
+        } else {
+            var found: [String: (ref: SandboxIndex.Ref, isPost: Bool, count: Int)] = [:]
+            for list in lists {
+                for ref in list.refs { found[ref.id, default: (ref, list.isPost, 0)].count += 1 }
+            }
+            ordered = found.values.compactMap { hit($0.ref, isPost: $0.isPost, found: $0.count) }
+                .sorted(by: SearchHit.ranksBefore)
+        }
         guard let page = SandboxPagination.page(ordered, id: \.id, limit: limit, cursor: query["cursor"]) else {
             return SandboxPagination.invalidCursor
         }
@@ -102,16 +130,11 @@ struct SearchHit {
             ? lhs.similarity > rhs.similarity : (lhs.createdAt, lhs.seq) > (rhs.createdAt, rhs.seq)
     }
 
-    /// The first `count` of `hits` in rank order, without sorting them all.
-    static func best(_ count: Int, of hits: [SearchHit]) -> [SearchHit] {
-        var kept: [SearchHit] = []
-        kept.reserveCapacity(count + 1)
-        for hit in hits {
-            if kept.count == count, let last = kept.last, !ranksBefore(hit, last) { continue }
-            let position = kept.firstIndex { ranksBefore(hit, $0) } ?? kept.count
-            kept.insert(hit, at: position)
-            if kept.count > count { kept.removeLast() }
-        }
-        return kept
+    /// Adds `hit` to `kept` (rank order, at most `count`) if it ranks among the best.
+    static func keep(_ hit: SearchHit, in kept: inout [SearchHit], count: Int) {
+        if kept.count == count, let last = kept.last, !ranksBefore(hit, last) { return }
+        let position = kept.firstIndex { ranksBefore(hit, $0) } ?? kept.count
+        kept.insert(hit, at: position)
+        if kept.count > count { kept.removeLast() }
     }
 }

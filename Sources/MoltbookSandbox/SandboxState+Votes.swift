@@ -54,6 +54,7 @@ extension SandboxState {
         case .submolt:
             break
         }
+        index.addKarma(up - down, to: authorID)
         let message: String
         switch action {
         case "upvoted": message = "Upvoted! 🦞"
