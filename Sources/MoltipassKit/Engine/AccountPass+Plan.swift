@@ -169,8 +169,7 @@ extension AccountPass {
         if let dailyCounts { return dailyCounts }
         let agent = agent
         let data = try? await store.read { try $0.limiterState(account: agent, key: DailyCounts.stateKey) }
-        let loaded =
-            data.flatMap { $0 }.flatMap { try? JSONDecoder().decode(DailyCounts.self, from: $0) } ?? DailyCounts()
+        let loaded = data.flatMap { $0 }.flatMap(DailyCounts.init(stored:)) ?? DailyCounts()
         dailyCounts = loaded
         return loaded
     }
@@ -309,6 +308,18 @@ struct DailyCounts: Codable, Sendable {
     }
 
     var counts: [String: Count] = [:]
+
+    init() {}
+
+    /// Reads the stored JSON (`Codable`'s shape) through `JSONValue`: `JSONDecoder` was most of
+    /// the cost of a pass that plans something.
+    init?(stored: Data) {
+        guard let value = try? JSONValue.parse(stored), let counts = value["counts"]?.object else { return nil }
+        for (key, entry) in counts {
+            guard let day = entry["day"]?.string, let count = entry["count"]?.int else { return nil }
+            self.counts[key] = Count(day: day, count: count)
+        }
+    }
 
     static func key(_ recipe: String, _ job: String, _ step: Int) -> String { "\(recipe)|\(job)|\(step)" }
 
