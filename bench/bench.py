@@ -428,12 +428,15 @@ def plan_speed():
         def text(row):
             if row["wall_s"] is None:
                 return f"{row['case']}: > {row['timeout_s']} s (< {row['speed']:,.0f} sim s/s)"
-            return f"{row['case']}: {row['wall_s']:.1f} s ({row['speed']:,.0f} sim s/s, {row['passes']:,} passes)"
+            line = f"{row['case']}: {row['wall_s']:.1f} s ({row['speed']:,.0f} sim s/s, {row['passes']:,} passes"
+            if row["recipe_speed"] != row["speed"]:
+                line += f"; {row['recipe_speed']:,.0f} recipe-seconds/s"
+            return line + ")"
 
         target_row = rows[-1]
         save("plan-speed", {
             "title": "`plan` speed (simulated seconds per wall second)",
-            "target": "100 recipes × 30 days ≥ 10^6 sim s/s",
+            "target": "100 recipes × 30 days ≥ 10^6 sim s/s (seconds of the simulated clock)",
             "result": "; ".join(text(row) for row in rows),
             "met": target_row["wall_s"] is not None and target_row["speed"] >= 1e6,
             "numbers": {"cases": rows, "limit_s": limit},
