@@ -4,8 +4,8 @@ import Recipes
 import Scheduling
 import Storage
 
-/// Turns the engine's run reports into the plan's timeline, answers challenges with the
-/// simulated solver, and sums up per agent and class.
+/// Turns the engine's run reports into the plan's timeline and sums up per agent and class
+/// (challenges are answered by the engine itself, within the pass, as `run` answers them).
 struct PlanCollector {
     let store: RecordingStateStore
     let world: PlanWorld
