@@ -103,7 +103,10 @@ let package = Package(
         .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltipassTesting"]),
         .testTarget(
             name: "MoltbookSandboxTests",
-            dependencies: ["MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
+            dependencies: [
+                "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting",
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
         ),
         .testTarget(
             name: "ClientIntegrationTests",

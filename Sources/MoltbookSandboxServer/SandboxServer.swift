@@ -60,7 +60,10 @@ public final class SandboxServer: Sendable {
         }
         let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger)
         let server = HTTPServer(
-            config: HTTPServer.Configuration(address: address, timeout: 120, logger: .disabled), handler: handler)
+            config: HTTPServer.Configuration(
+                address: address, timeout: 120, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),
+                logger: .disabled),
+            handler: handler)
         let task = Task { try await server.run() }
         let claimed = running.withLock { current -> Bool in
             guard current == nil else { return false }
