@@ -248,6 +248,30 @@ struct PlanSimulationTests {
         #expect(!votedAgain.contains(voted[0]))
         #expect(votedAgain.contains(voted[1]))
     }
+
+    /// Two writes of one occurrence with the same summary (same title, same submolt, other content)
+    /// are told apart by their journal keys: each event shows its own write's content.
+    @Test func eventsFollowTheirJournalKey() async throws {
+        let twins = """
+            agent: twins
+            jobs:
+              - id: pair
+                schedule: { at: 2026-03-02T00:10:00Z }
+                steps:
+                  - post: { submolt: general, title: "Same title", content: "first body" }
+                  - post: { submolt: general, title: "Same title", content: "second body" }
+            """
+        let result = try await simulate([twins], horizon: 3 * 3_600)
+        let posts = result.events.filter { $0.agent == "twins" && $0.action == "post" }
+        let done = posts.filter { $0.outcome == .done }
+        #expect(done.count == 2)
+        #expect(Set(done.compactMap(\.key)).count == 2)
+        #expect(done.map(\.excerpt) == ["first body", "second body"])
+        // The second waits for the post cooldown: its deferrals show the second body, never the first.
+        let deferred = posts.filter { $0.outcome == .deferred }
+        #expect(!deferred.isEmpty)
+        #expect(deferred.allSatisfy { $0.excerpt == "second body" && $0.key == done[1].key })
+    }
 }
 
 struct PlanTestError: Error, CustomStringConvertible {

@@ -27,7 +27,10 @@ struct PlanCollector {
     mutating func collect(_ report: RunReport, at instant: Date) async -> Bool {
         let answered = false
         for item in report.items {
-            let intent = store.intent(agent: item.agent, recipe: item.recipe, job: item.job, summary: item.action)
+            // The write an item is about, by its journal key (two writes of a job can share a
+            // summary: the same title twice). A verify item carries the key of the content it
+            // verifies but is an event of its own class.
+            let intent = item.action == "verify" ? nil : item.key.flatMap(store.intent(key:))
             let write = intent?.write
             let outcome = PlanResult.Event.Outcome(rawValue: item.outcome.rawValue) ?? .failed
             let identity = intent?.intent.key ?? "\(item.agent)|\(item.recipe)|\(item.job)|\(item.action)"

@@ -14,8 +14,6 @@ final class RecordingStateStore: StateStore, Sendable {
 
     let inner: any StateStore
     let intents = Mutex<[String: Intent]>([:])
-    /// (account, recipe, job, summary) → idempotency key, the last intent recorded under it.
-    let bySummary = Mutex<[String: String]>([:])
 
     init(inner: any StateStore) { self.inner = inner }
 
@@ -30,19 +28,12 @@ final class RecordingStateStore: StateStore, Sendable {
     func record(_ intent: JournalIntent) {
         let write = intent.payload.flatMap { try? JSONDecoder().decode(PlannedWrite.self, from: $0) }
         intents.withLock { $0[intent.key] = Intent(intent: intent, write: write) }
-        if let write {
-            let summaryKey = Self.summaryKey(intent.account, intent.recipe, intent.job, write.summary)
-            bySummary.withLock { $0[summaryKey] = intent.key }
-        }
     }
 
-    /// The intent a report item is about, if it is about a journaled write.
-    func intent(agent: String, recipe: String, job: String, summary: String) -> Intent? {
-        let key = bySummary.withLock { $0[Self.summaryKey(agent, recipe, job, summary)] }
-        return key.flatMap { key in intents.withLock { $0[key] } }
+    /// The journaled write with this idempotency key (a report item's `key`).
+    func intent(key: String) -> Intent? {
+        intents.withLock { $0[key] }
     }
-
-    static func summaryKey(_ parts: String...) -> String { parts.joined(separator: "\u{1F}") }
 }
 
 /// Forwards every call to the real transaction handle; records intents on the way.
