@@ -618,7 +618,7 @@ def client():
             "target": "measure (no numeric target)",
             "result": (f"CPU {client_cpu * 1e6:.0f} µs vs curl {curl_cpu * 1e6:.0f} µs per request "
                        f"({client_cpu / curl_cpu:.1f} ×); wall {client_wall * 1e3:.1f} ms vs {curl_wall * 1e3:.1f} ms "
-                       f"(both held by the sandbox's 40 ms Nagle/delayed-ACK stall, see notes); one request with "
+                       f"(the sandbox sets TCP_NODELAY since session 3: it was ~44 ms, see notes); one request with "
                        f"process start {ms(client_start)} vs {ms(curl_start)}"),
             "met": None,
             "numbers": {"client_cpu_per_request_s": client_cpu, "curl_cpu_per_request_s": curl_cpu,
