@@ -48,7 +48,7 @@ extension RecipeDecoder {
     /// A name-like string: agent, submolt, job id.
     func name(_ node: YAMLNode, what: String) -> Located<String>? {
         guard let text = string(node, what: what) else { return nil }
-        guard text.range(of: "^[A-Za-z0-9_.-]{1,64}$", options: .regularExpression) != nil else {
+        guard Self.isName(text) else {
             error(
                 node.mark, code: "value", "\(what) `\(text)` has characters outside letters, digits, `_`, `-`, `.`",
                 expected: "1–64 of A–Z a–z 0–9 _ - .")
@@ -153,5 +153,26 @@ extension RecipeDecoder {
                 expected: "an ICU regular expression, e.g. (?i)release|changelog")
             return nil
         }
+    }
+
+    /// 1–64 of `A–Z a–z 0–9 _ - .`, checked byte by byte (a regular expression compiled per name
+    /// was a visible share of a cron run's start, and its `$` also let a trailing newline through).
+    static func isName(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// An environment variable name: `[A-Z_][A-Z0-9_]*`.
+    static func isEnvironmentName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (65...90).contains(first) else { return false }
+        return text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (65...90).contains($0) || (48...57).contains($0) }
     }
 }

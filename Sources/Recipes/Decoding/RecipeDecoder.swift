@@ -50,7 +50,7 @@ final class RecipeDecoder {
         if let node = fields["time_zone"], let zone = zone(node) { timeZone = zone }
         if let node = fields["env"] {
             environment = stringList(node, what: "env").map(\.value)
-            for name in environment where name.range(of: "^[A-Z_][A-Z0-9_]*$", options: .regularExpression) == nil {
+            for name in environment where !Self.isEnvironmentName(name) {
                 error(
                     node.mark, code: "value", "`\(name)` is not an environment variable name",
                     expected: "upper-case letters, digits and underscores")
