@@ -22,9 +22,7 @@ struct SandboxIndex: Sendable {
     private(set) var postsByAuthor: [String: [Ref]] = [:]
     private(set) var commentsByPost: [String: [String]] = [:]
     private(set) var commentsByAuthor: [String: [String]] = [:]
-    /// The search keywords of each post (title and content) and comment, tokenised once.
-    private(set) var keywords: [String: Set<String>] = [:]
-    /// Posts and comments by keyword, oldest first.
+    /// Posts and comments by search keyword (title and content, tokenised once), oldest first.
     private(set) var postsByKeyword: [String: [Ref]] = [:]
     private(set) var commentsByKeyword: [String: [Ref]] = [:]
     /// `author | title | content` of every post and `author | post | parent | content` of every
@@ -42,7 +40,6 @@ struct SandboxIndex: Sendable {
         Self.insert(ref, into: &postsBySubmolt[post.submolt, default: []])
         Self.insert(ref, into: &postsByAuthor[post.authorID, default: []])
         let words = Set(SandboxState.keywords(post.title + " " + (post.content ?? "")))
-        keywords[post.id] = words
         for word in words { Self.insert(ref, into: &postsByKeyword[word, default: []]) }
         let signature = [post.authorID, post.title, post.content.map { "=" + $0 } ?? "nil"].joined(separator: "\u{1F}")
         return !postSignatures.insert(signature).inserted
@@ -53,7 +50,6 @@ struct SandboxIndex: Sendable {
         commentsByPost[comment.postID, default: []].append(comment.id)
         commentsByAuthor[comment.authorID, default: []].append(comment.id)
         let words = Set(SandboxState.keywords(comment.content))
-        keywords[comment.id] = words
         let ref = Ref(createdAt: comment.createdAt, seq: comment.seq, id: comment.id)
         for word in words { Self.insert(ref, into: &commentsByKeyword[word, default: []]) }
         let signature = [comment.authorID, comment.postID, comment.parentID.map { "=" + $0 } ?? "nil", comment.content]
