@@ -75,7 +75,9 @@ final class PlanWorld: Sendable {
             do {
                 let created = try await client.createPost(
                     .text(submolt: post.submolt, title: post.title, content: post.content))
-                if let challenge = created.value.challenge { try? await answer(code: challenge.code, client: client) }
+                if let challenge = created.value.challenge {
+                    _ = try? await answer(code: challenge.code, client: client)
+                }
                 return
             } catch {
                 if error.code != .rateLimited { return }
