@@ -33,10 +33,28 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
 
     public var mark: Mark { Mark(line: line, column: column) }
 
+    /// One line, always: control characters a message quotes from the recipe (a name with a
+    /// newline in it) are shown escaped, so tools reading `file:line:column:` lines are not misled.
     public var description: String {
         var text = "\(file):\(line):\(column): \(severity.rawValue): \(message)"
         if let expected { text += "; expected \(expected)" }
         if let suggestion { text += " (did you mean `\(suggestion)`?)" }
-        return text
+        return Self.oneLine(text)
+    }
+
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
