@@ -21,7 +21,7 @@ import harness
 from harness import T0, Home, Result, Sandbox, log
 
 ITEM = "kill9"
-# 0 done, 3 nothing due, 4 deferred, 5 locked (a killed run's lease lives until its TTL), 75 an outcome left
+# 0 done, 3 nothing due, 4 deferred, 5 locked (by another live run), 75 an outcome left
 # unknown by a kill (reported, then settled by reading back or given up for votes).
 ALLOWED = (0, 3, 4, 5, 75)
 

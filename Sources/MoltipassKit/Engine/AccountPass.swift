@@ -44,10 +44,15 @@ final class AccountPass {
                 account: agent, holder: holder, now: now, ttl: runner.configuration.leaseTTL)
             {
             case .heldBy(let other, let until):
-                logger.info(
-                    "account locked", metadata: ["agent": "\(agent)", "holder": "\(other)", "until": "\(until)"])
-                report.locked.append(agent)
-                return
+                guard try await takeOver(from: other) else {
+                    logger.info(
+                        "account locked", metadata: ["agent": "\(agent)", "holder": "\(other)", "until": "\(until)"])
+                    report.locked.append(agent)
+                    return
+                }
+                logger.warning(
+                    "took over the lease of a process that no longer exists",
+                    metadata: ["agent": "\(agent)", "holder": "\(other)"])
             case .acquired:
                 break
             }
@@ -81,6 +86,21 @@ final class AccountPass {
         // `run --once` process exits, leaving the lease to block the next cron run for its TTL.
         if runner.configuration.releaseLeases {
             _ = try? await store.releaseLease(account: agent, holder: holder)
+        }
+    }
+
+    /// Takes the lease from `other` when it names a process of this machine that no longer exists
+    /// (a run killed mid-pass): released and taken in one transaction, only if `other` still holds
+    /// it. Its writes in flight are in the journal as `sent` and are reconciled by the drain.
+    func takeOver(from other: String) async throws -> Bool {
+        guard runner.configuration.isDeadHolder(other) else { return false }
+        let (agent, holder, now, ttl) = (agent, runner.configuration.holder, now, runner.configuration.leaseTTL)
+        return try await store.transaction { transaction in
+            guard try transaction.releaseLease(account: agent, holder: other) else { return false }
+            if case .acquired = try transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl) {
+                return true
+            }
+            return false
         }
     }
 

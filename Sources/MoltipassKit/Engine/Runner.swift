@@ -29,6 +29,9 @@ public final class Runner: Sendable {
         public var environment: [String: String] = [:]
         /// Longest gap between ticks that still counts as "the runner was alive".
         public var maxGap: TimeInterval = 3_600
+        /// Whether a lease holder is a process that no longer exists (its lease is taken over
+        /// instead of waited out); `LeaseHolder.isDeadLocalProcess` by default.
+        public var isDeadHolder: @Sendable (String) -> Bool = LeaseHolder.isDeadLocalProcess
 
         public init(holder: String) { self.holder = holder }
     }

@@ -21,7 +21,7 @@ public struct Daemon: Sendable {
     }
 
     public func run(signals: SignalWaiter) async -> ExitStatus {
-        let holder = "daemon-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        let holder = LeaseHolder.make("daemon")
         var recipes = session.recipes
         var runner = makeRunner(recipes, holder: holder)
         let logger = session.logger

@@ -72,7 +72,7 @@ public struct RunSession: Sendable {
     /// `run --once`: one pass; if the only thing left is a deferral within `maxWait`, wait for
     /// it and pass again (bounded), so a cron run finishes what it can.
     public func runOnce(maxWait: TimeInterval, environment: [String: String]) async -> RunReport {
-        let holder = "once-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        let holder = LeaseHolder.make("once")
         let runner = runner(holder: holder, releaseLeases: true, environment: environment)
         let deadline = clock().addingTimeInterval(maxWait)
         var report = await runner.pass(now: clock())
