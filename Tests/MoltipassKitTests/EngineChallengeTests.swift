@@ -136,6 +136,46 @@ struct EngineChallengeTests {
         #expect(report.items.contains { $0.action == "verify" && $0.outcome == .failed })
     }
 
+    /// With `max_attempts: 2`, an answer lost to a 503 is sent again 10 s later, well before the
+    /// code expires, and verifies; nothing is paused. With the default (one attempt) the same
+    /// 503 ends in the pause, as documented: a lost answer is never repeated blindly.
+    @Test(arguments: [2, 1])
+    func lostAnswerIsRetriedBeforeExpiry(maxAttempts: Int) async throws {
+        var config = SandboxConfig(autoClaim: true)
+        config.challengeRate = 1
+        let agent = "retry_agent_\(maxAttempts)"
+        let (world, target) = try await Self.world(config, agent: agent)
+        defer { world.remove() }
+        let recipe = try world.recipe(
+            "retry.yaml",
+            Self.busyRecipe(agent, target: target, challenge: "challenge: { max_attempts: \(maxAttempts) }"))
+        let runner = world.runner([recipe])
+        world.model.injectFaults([FaultSpec(mode: .http503, pathPrefix: "/api/v1/verify", method: "POST", count: 1)])
+        let first = await runner.pass(now: world.clock.now)
+        #expect(first.items.contains { $0.action == "verify" && $0.outcome == .uncertain })
+        let next = try #require(first.nextDue)
+        let challenge = try #require(
+            try await world.store.read { try $0.challenges(account: agent, status: nil, limit: 1) }.first)
+        let expiry = try #require(challenge.expiresAt)
+        if maxAttempts == 2 {
+            #expect(next == world.clock.now.addingTimeInterval(10))
+        }
+        #expect(next < expiry || maxAttempts == 1)
+        world.clock.set(maxAttempts == 2 ? next : expiry.addingTimeInterval(1))
+        let second = await runner.pass(now: world.clock.now)
+        let stored = try await world.store.read { try $0.challenges(account: agent, status: nil, limit: 1) }
+        if maxAttempts == 2 {
+            #expect(second.items.contains { $0.action == "verify" && $0.outcome == .done }, "\(second.items)")
+            #expect(stored.map(\.status) == [.solved])
+            #expect(second.paused.isEmpty)
+            #expect(world.model.counters().challengesVerified == 1)
+        } else {
+            #expect(stored.map(\.status) != [.solved])
+            #expect(second.paused[agent] != nil)
+        }
+        #expect(world.model.counters().challengesFailed == 0)
+    }
+
     /// An open challenge left by an earlier run (which died before answering) is answered before
     /// any other write; an expired one fails and pauses instead of being answered late.
     @Test func openChallengeFromEarlierRun() async throws {

@@ -126,14 +126,27 @@ extension AccountPass {
                     await authFailure(error, into: &report)
                     return .waiting(until: nil, reason: error.message)
                 default:
-                    // Lost on the way (transport, 5xx): the attempt counts; the next pass decides.
+                    // Lost on the way (transport, 5xx): the attempt counts. With attempts left the
+                    // answer goes again soon, before the code expires (waiting for the next
+                    // occurrence let it expire, and a 503 cost a pause); with none left the next
+                    // pass pauses (an answer whose outcome was lost is never repeated blindly).
                     report.transientFailures += 1
                     report.items.append(challengeItem(challenge, .uncertain, "verify failed: \(error.message)"))
-                    return .waiting(until: nil, reason: "verify failed: \(error.message)")
+                    let retry =
+                        attempts < policy.maxAttempts ? Self.verifyRetry(after: now, expiry: challenge.expiresAt) : nil
+                    return .waiting(until: retry, reason: "verify failed: \(error.message)")
                 }
             }
         }
         return await fail(challenge, status: .failed, "challenge \(short(challenge.code)): attempts used up", &report)
+    }
+
+    /// When to answer again after an answer was lost: 10 s later, but at the latest 30 s before the
+    /// code expires (and never before the next second).
+    static func verifyRetry(after now: Date, expiry: Date?) -> Date {
+        let soon = now.addingTimeInterval(10)
+        guard let expiry else { return soon }
+        return max(now.addingTimeInterval(1), min(soon, expiry.addingTimeInterval(-30)))
     }
 
     /// Marks a challenge failed (or expired) and pauses the account's writes, in one transaction.

@@ -183,7 +183,12 @@ extension AccountPass {
                 // No further write while a challenge is outstanding: answer it now.
                 switch await settleChallenges(into: &report) {
                 case .clear: return false
-                case .waiting, .paused: return true
+                case .waiting(let until, _):
+                    // The next pass answers again (a lost answer with attempts left) or waits out
+                    // the limiter: at that instant, not at the next occurrence.
+                    if let until { report.due(at: until) }
+                    return true
+                case .paused: return true
                 }
             }
             report.items.append(item(entry, write.summary, .done, remoteID.map { "id \($0)" }))
