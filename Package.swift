@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "MoltbookAPI",
             dependencies: [
-                "CCurl",
+                "CCurl", "CivilDate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -57,7 +57,9 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        .target(name: "Recipes", dependencies: ["CYAML"]),
+        // Day numbers of the proleptic Gregorian calendar, shared by Recipes and MoltbookAPI.
+        .target(name: "CivilDate"),
+        .target(name: "Recipes", dependencies: ["CYAML", "CivilDate"]),
         // The encrypted key file.
         .target(
             name: "Keychain",

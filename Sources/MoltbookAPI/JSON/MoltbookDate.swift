@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Lenient timestamp parsing for the formats Moltbook has served.
@@ -24,10 +25,10 @@ public enum MoltbookDate {
         let fraction = micros - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(ofDay: Int(days))
         var out = [UInt8]()
         out.reserveCapacity(32)
-        func digits(_ value: Int64, _ width: Int) {
+        func digits(_ value: some BinaryInteger, _ width: Int) {
             let text = String(value).utf8
             for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
             out += text
@@ -47,32 +48,6 @@ public enum MoltbookDate {
         digits(fraction, 6)
         out += "+00:00".utf8
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Howard Hinnant's days-from-civil inverse: the proleptic Gregorian date of a day number
-    /// (days since 1970-01-01).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days-from-civil). Out of
-    /// range days roll over as `DateComponents` does (February 31 is March 3 or 2).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468 + (day - 1)
     }
 
     /// `yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z|±HH[:MM]|±HHMM]`, on the UTF-8 bytes.
@@ -137,7 +112,7 @@ public enum MoltbookDate {
             }
         }
         guard index == bytes.count else { return nil }
-        let dayNumber = days(year: Int64(year), month: Int64(month), day: Int64(day))
+        let dayNumber = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(dayNumber) * 86_400 + Double(hour * 3600 + minute * 60 + second)
         return Date(timeIntervalSince1970: seconds).addingTimeInterval(fraction - Double(offset))
     }

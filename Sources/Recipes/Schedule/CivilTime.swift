@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Proleptic-Gregorian date arithmetic on "wall seconds" (local seconds since 1970-01-01T00:00 local),
@@ -11,28 +12,6 @@ enum CivilTime {
         case repeated(first: Date, second: Date)
         /// The wall time never happens (clocks set forward); the first instant after the gap.
         case gap(firstAfter: Date)
-    }
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
@@ -57,7 +36,7 @@ enum CivilTime {
     }
 
     static func wallSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0) -> Int {
-        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
     /// The instants at which `wall` is shown on clocks in `zone`.

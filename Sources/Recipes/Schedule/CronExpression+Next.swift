@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 extension CronExpression {
@@ -9,7 +10,7 @@ extension CronExpression {
     public func next(after: Date, in zone: TimeZone, yearLimit: Int = 10) -> Date? {
         let startWall = CivilTime.floorDiv(CivilTime.wallSeconds(of: after, in: zone), 60) * 60 + 60
         let startDays = CivilTime.floorDiv(startWall, 86_400)
-        var (year, month, day) = CivilTime.civilFromDays(startDays)
+        var (year, month, day) = CivilDate.date(ofDay: startDays)
         let secondOfDay = startWall - startDays * 86_400
         var hour = secondOfDay / 3_600
         var minute = (secondOfDay % 3_600) / 60
@@ -46,7 +47,7 @@ extension CronExpression {
                 nextMonth()
                 continue
             }
-            let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+            let days = CivilDate.days(year: year, month: month, day: day)
             if !dayMatches(day: day, month: month, weekday: CivilTime.weekday(days: days)) {
                 nextDay()
                 continue
