@@ -18,12 +18,7 @@ struct CrashLimiterRegressionTests {
 
         // 10:34: the 10:30 post goes out late and is answered 5 s later still; the run is killed
         // as soon as the sandbox has applied it.
-        let child = try await fixture.startWithLatePost(
-            recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
-        child.send(SIGKILL)
-        _ = await child.waitForExit(timeout: 10)
-        #expect(child.wasSignalled)
-        try await fixture.admin(.delete, "faults")
+        try await fixture.killDuringLatePost(recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
 
         // 10:50, after the killed run's lease: the read-back finds Item 1.
         let reconciled = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(50 * 60))

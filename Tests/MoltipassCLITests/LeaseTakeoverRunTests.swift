@@ -15,12 +15,7 @@ struct LeaseTakeoverRunTests {
         let t0 = RunFixture.t0
 
         // 10:34: the 10:30 post is applied but answered late; the run is killed meanwhile.
-        let child = try await fixture.startWithLatePost(
-            recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
-        child.send(SIGKILL)
-        _ = await child.waitForExit(timeout: 10)
-        #expect(child.wasSignalled)
-        try await fixture.admin(.delete, "faults")
+        try await fixture.killDuringLatePost(recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
 
         // 10:36, well within the killed run's 10-minute lease: not locked (exit 5); the post is
         // read back and marked done, never sent twice.

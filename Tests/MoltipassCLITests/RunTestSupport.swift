@@ -150,6 +150,16 @@ extension RunFixture {
         return (fixture, recipe)
     }
 
+    /// A `run --once` at `at` killed (SIGKILL) once the sandbox has applied its late-answered post,
+    /// the answer still on its way; the delay fault is cleared afterwards.
+    func killDuringLatePost(_ recipe: String, at: Date, delay: Double, untilPosts posts: Int) async throws {
+        let child = try await startWithLatePost(recipe, at: at, delay: delay, untilPosts: posts)
+        child.send(SIGKILL)
+        _ = await child.waitForExit(timeout: 10)
+        #expect(child.wasSignalled)
+        try await admin(.delete, "faults")
+    }
+
     /// Starts `run --once` at `at` with every `POST /posts` answered `delay` seconds after the
     /// sandbox applied it, and returns the process once the sandbox holds `posts` posts (the
     /// answer still on its way).
