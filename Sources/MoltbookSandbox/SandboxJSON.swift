@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookAPI
 
 /// A JSON value with a deterministic serialisation (object keys sorted, no insignificant whitespace).
 ///
@@ -31,15 +32,8 @@ public enum JSON: Sendable, Equatable {
         case .null: out += "null".utf8
         case .bool(let value): out += (value ? "true" : "false").utf8
         case .int(let value): out += String(value).utf8
-        case .double(let value):
-            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-                out += String(Int(value)).utf8
-            } else if value.isFinite {
-                out += String(value).utf8
-            } else {
-                out += "null".utf8
-            }
-        case .string(let value): JSON.writeString(value, into: &out)
+        case .double(let value): JSONWriter.writeNumber(value, into: &out)
+        case .string(let value): JSONWriter.writeString(value, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
@@ -51,7 +45,7 @@ public enum JSON: Sendable, Equatable {
             out.append(UInt8(ascii: "{"))
             for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(field.key, into: &out)
+                JSONWriter.writeString(field.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 field.value.write(into: &out)
             }
@@ -59,33 +53,37 @@ public enum JSON: Sendable, Equatable {
         }
     }
 
-    /// A JSON string literal: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t` or
-    /// `\u00XX`; everything else copied as UTF-8.
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private static func writeString(_ value: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case UInt8(ascii: "\n"): out += #"\n"#.utf8
-            case UInt8(ascii: "\r"): out += #"\r"#.utf8
-            case UInt8(ascii: "\t"): out += #"\t"#.utf8
-            case ..<0x20:
-                out += [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)],
-                    hexDigits[Int(byte & 0xF)],
-                ]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+    /// Parses a JSON document; nil when `data` is not valid JSON. Numbers that are whole (and
+    /// below 10^15) become `.int`, as `JSONDecoder` gave them.
+    public static func parse(_ data: Data) -> JSON? {
+        (try? JSONValue.parse(data)).map(JSON.init(_:))
     }
 
-    /// Parses a JSON document; nil when `data` is not valid JSON.
-    public static func parse(_ data: Data) -> JSON? {
-        try? JSONDecoder().decode(JSON.self, from: data)
+    /// `value` as the sandbox's JSON.
+    public init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let number):
+            self = number == number.rounded() && abs(number) < 1e15 ? .int(Int(number)) : .double(number)
+        case .string(let text): self = .string(text)
+        case .array(let items): self = .array(items.map(JSON.init(_:)))
+        case .object(let fields): self = .object(fields.mapValues(JSON.init(_:)))
+        }
+    }
+
+    /// The same document as the client's `JSONValue`: what parsing `serialized()` gives
+    /// (integers and doubles become numbers; a non-finite double, which serialises as null, is null).
+    public var value: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .int(let value): .number(Double(value))
+        case .double(let value): value.isFinite ? .number(value) : .null
+        case .string(let value): .string(value)
+        case .array(let items): .array(items.map(\.value))
+        case .object(let fields): .object(fields.mapValues(\.value))
+        }
     }
 
     // MARK: Accessors

@@ -15,8 +15,11 @@ public final class SandboxModel: Sendable {
     }
 
     /// Answers one request as the real API would at `now` (admin paths under `/_sandbox/` included).
-    public func handle(_ request: SandboxRequest, now: Date) -> SandboxReply {
-        state.withLock { $0.handle(request, now: now) }
+    ///
+    /// `handingOverTree`: a successful answer's body comes as `HTTPResponse.parsedBody` (a
+    /// `JSONValue`), not as bytes; for in-process clients, which would only parse them back.
+    public func handle(_ request: SandboxRequest, now: Date, handingOverTree: Bool = false) -> SandboxReply {
+        state.withLock { $0.handle(request, now: now, handingOverTree: handingOverTree) }
     }
 
     /// What the sandbox has seen so far.

@@ -55,7 +55,11 @@ struct SandboxState: Sendable {
     // MARK: Pipeline
 
     /// Handles one request end to end: admin routes, faults, auth, limits, the endpoint, headers.
-    mutating func handle(_ request: SandboxRequest, now: Date) -> SandboxReply {
+    ///
+    /// `handingOverTree`: a successful answer carries its body as a `JSONValue`
+    /// (`HTTPResponse.parsedBody`) instead of bytes, for an in-process client that would only
+    /// parse them back; errors and faults are always serialised.
+    mutating func handle(_ request: SandboxRequest, now: Date, handingOverTree: Bool = false) -> SandboxReply {
         if request.path == "/_sandbox" || request.path.hasPrefix("/_sandbox/") {
             return SandboxReply(response: Self.render(admin(request, now: now)))
         }
@@ -63,7 +67,11 @@ struct SandboxState: Sendable {
         if request.method.isWrite { counters.writes += 1 } else { counters.reads += 1 }
 
         guard let fault = takeFault(for: request) else {
-            return SandboxReply(response: Self.render(api(request, now: now)))
+            let result = api(request, now: now)
+            guard handingOverTree, (200...299).contains(result.status), result.body["success"] != false else {
+                return SandboxReply(response: Self.render(result))
+            }
+            return SandboxReply(response: Self.render(result, tree: result.body.value))
         }
         counters.faultsInjected += 1
         return apply(fault, to: request, now: now)
@@ -194,11 +202,15 @@ struct SandboxState: Sendable {
     }
 
     /// Serialises a result into an HTTP response with a JSON body.
-    static func render(_ result: APIResult) -> HTTPResponse {
+    /// With `tree`, the body is handed over as that value and not serialised.
+    static func render(_ result: APIResult, tree: JSONValue? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         for (name, value) in result.headers { headers.add(name: name, value: value) }
-        return HTTPResponse(status: result.status, headers: headers, body: result.body.serialized())
+        guard let tree else {
+            return HTTPResponse(status: result.status, headers: headers, body: result.body.serialized())
+        }
+        return HTTPResponse(status: result.status, headers: headers, parsedBody: tree)
     }
 
     /// Parses a JSON object body, or nil.

@@ -59,7 +59,7 @@ extension MoltbookClient {
     }
 
     func interpret(_ response: HTTPResponse, endpoint: String) throws(APIError) -> MoltbookResponse<JSONValue> {
-        let json = try? JSONValue.parse(response.body)
+        let json = response.parsedBody ?? (try? JSONValue.parse(response.body))
         let hint = RateLimitHint.parse(headers: response.headers, body: json)
         if (300...399).contains(response.status) {
             let target = response.headers["Location"].flatMap { URL(string: $0)?.host } ?? "an unknown location"

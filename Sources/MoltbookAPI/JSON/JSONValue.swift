@@ -108,9 +108,12 @@ public enum JSONValue: Sendable, Equatable {
     /// A timestamp in either format Moltbook uses (see `MoltbookDate`).
     public var date: Date? { string.flatMap(MoltbookDate.parse) }
 
-    /// Serialises back to compact JSON with sorted keys.
+    /// Serialises back to compact JSON with sorted keys (`JSONWriter`).
     public func encoded() -> Data {
-        (try? JSONEncoder.sorted.encode(self)) ?? Data("null".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        JSONWriter.write(self, into: &out)
+        return Data(out)
     }
 }
 

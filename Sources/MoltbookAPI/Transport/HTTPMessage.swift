@@ -35,10 +35,16 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: Data
+    /// The body as a JSON value, when the transport holds it as one: the in-process sandbox
+    /// (`plan`, engine tests) hands over the tree it would otherwise serialise for the client to
+    /// parse back. A successful answer then has no `body` bytes; the client reads this instead.
+    /// Network transports leave it nil.
+    public var parsedBody: JSONValue?
 
-    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), parsedBody: JSONValue? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.parsedBody = parsedBody
     }
 }

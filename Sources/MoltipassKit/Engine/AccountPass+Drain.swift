@@ -34,7 +34,7 @@ extension AccountPass {
                 report.items.append(item(entry, entry.action, .deferred, "behind an earlier deferred write", until))
                 continue
             }
-            guard let payload = entry.payload, let write = try? JSONDecoder().decode(PlannedWrite.self, from: payload)
+            guard let payload = entry.payload, let write = PlannedWrite(payload: payload)
             else {
                 _ = try? await store.markFailed(
                     key: entry.key, reason: "journal payload unreadable", retryAt: nil, at: now)
@@ -66,7 +66,7 @@ extension AccountPass {
         let agent = agent
         let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
         for entry in entries {
-            let summary = entry.payload.flatMap { try? JSONDecoder().decode(PlannedWrite.self, from: $0) }?.summary
+            let summary = entry.payload.flatMap(PlannedWrite.init(payload:))?.summary
             report.items.append(item(entry, summary ?? entry.action, .deferred, reason, until))
         }
     }

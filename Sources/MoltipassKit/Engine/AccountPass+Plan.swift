@@ -121,7 +121,7 @@ extension AccountPass {
                                 occurrence: occurrence.nominal, step: expanded.step,
                                 action: expanded.write.kind.rawValue,
                                 target: expanded.write.target, contentHash: expanded.write.contentHash,
-                                payload: try? JSONEncoder().encode(expanded.write), notBefore: occurrence.fire))
+                                payload: expanded.write.payload, notBefore: occurrence.fire))
                         if let queueIndex = expanded.queueIndex, let queueKey {
                             positions[queueKey] = QueuePosition(
                                 next: queueIndex + 1, lastItem: expanded.write.title, updatedAt: now)
@@ -134,7 +134,7 @@ extension AccountPass {
         // before this commit plans the same occurrences again (same keys); after it, the
         // journal has them.
         let snapshot = (intents, positions, result.cursor, now)
-        let counts = intents.isEmpty ? nil : try? JSONEncoder().encode(dailyCounts)
+        let counts = intents.isEmpty ? nil : dailyCounts.stored
         let agent = agent
         do {
             try await store.transaction { transaction in
@@ -319,6 +319,14 @@ struct DailyCounts: Codable, Sendable {
             guard let day = entry["day"]?.string, let count = entry["count"]?.int else { return nil }
             self.counts[key] = Count(day: day, count: count)
         }
+    }
+
+    /// The stored JSON, in `Codable`'s shape.
+    var stored: Data {
+        JSONValue.object([
+            "counts": .object(
+                counts.mapValues { .object(["day": .string($0.day), "count": .number(Double($0.count))]) })
+        ]).encoded()
     }
 
     static func key(_ recipe: String, _ job: String, _ step: Int) -> String { "\(recipe)|\(job)|\(step)" }

@@ -123,7 +123,7 @@ final class AccountPass {
             limiter = decoded
             storedLimiter = data
         }
-        if let data = stored?.1, let info = try? JSONDecoder().decode(AccountInfo.self, from: data) {
+        if let data = stored?.1, let info = AccountInfo(stored: data) {
             createdAt = info.createdAt
             storedCreatedAt = info.createdAt
         }
@@ -134,7 +134,7 @@ final class AccountPass {
     func saveLimiter() async {
         let data = limiter.serialized()
         let limiterChanged = data != storedLimiter
-        let info = createdAt == storedCreatedAt ? nil : try? JSONEncoder().encode(AccountInfo(createdAt: createdAt))
+        let info = createdAt == storedCreatedAt ? nil : AccountInfo(createdAt: createdAt).stored
         guard limiterChanged || info != nil else { return }
         do {
             try await store.transaction { [agent, now] transaction in
@@ -184,6 +184,24 @@ final class AccountPass {
 }
 
 /// What the engine remembers about an account besides its limiter.
+///
+/// Stored in `Codable`'s default shape (`{"createdAt": seconds since 2001-01-01}`, `{}` when
+/// unknown), read and written through `JSONValue`: it is read on every pass.
 struct AccountInfo: Codable {
     var createdAt: Date?
+
+    init(createdAt: Date?) { self.createdAt = createdAt }
+
+    init?(stored: Data) {
+        guard let fields = (try? JSONValue.parse(stored))?.object else { return nil }
+        switch fields["createdAt"] {
+        case nil, .null?: createdAt = nil
+        case .number(let seconds)?: createdAt = Date(timeIntervalSinceReferenceDate: seconds)
+        default: return nil
+        }
+    }
+
+    var stored: Data {
+        JSONValue.object(createdAt.map { ["createdAt": .number($0.timeIntervalSinceReferenceDate)] } ?? [:]).encoded()
+    }
 }

@@ -26,7 +26,7 @@ final class RecordingStateStore: StateStore, Sendable {
     }
 
     func record(_ intent: JournalIntent) {
-        let write = intent.payload.flatMap { try? JSONDecoder().decode(PlannedWrite.self, from: $0) }
+        let write = intent.payload.flatMap(PlannedWrite.init(payload:))
         // The payload is kept decoded only: a month of 100 recipes journals ~240 000 writes.
         var kept = intent
         kept.payload = nil

@@ -15,8 +15,17 @@ public final class InProcessSandboxTransport: HTTPTransport, Sendable {
     private let defaultTimeout: Duration
     private let sent = Mutex(0)
 
-    public init(model: SandboxModel, defaultTimeout: Duration = .seconds(30), clock: @escaping @Sendable () -> Date) {
+    /// Whether successful answers come as JSON trees (`HTTPResponse.parsedBody`) rather than
+    /// bytes the client parses back: the same values (a test compares whole plans both ways),
+    /// without a serialisation and a parse per request.
+    public let handsOverTrees: Bool
+
+    public init(
+        model: SandboxModel, defaultTimeout: Duration = .seconds(30), handsOverTrees: Bool = true,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.model = model
+        self.handsOverTrees = handsOverTrees
         self.clock = clock
         self.defaultTimeout = defaultTimeout
     }
@@ -34,7 +43,7 @@ public final class InProcessSandboxTransport: HTTPTransport, Sendable {
             method: request.method, path: components.percentEncodedPath.removingPercentEncoding ?? components.path,
             query: query, headers: request.headers, body: request.body ?? Data())
         sent.withLock { $0 += 1 }
-        let reply = model.handle(sandboxRequest, now: clock())
+        let reply = model.handle(sandboxRequest, now: clock(), handingOverTree: handsOverTrees)
         if let delay = reply.delay, delay > (request.timeout ?? defaultTimeout) {
             throw TransportError.timedOut(requestSent: true)
         }
