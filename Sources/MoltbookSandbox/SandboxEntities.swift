@@ -59,6 +59,8 @@ struct SandboxPost: Sendable {
     var url: String?
     var type: String
     var createdAt: Date
+    /// `createdAt` as rendered (`SandboxTime.iso`), formatted once: every list renders it.
+    var createdAtText: String
     var upvotes = 0
     var downvotes = 0
     var status: ContentStatus

@@ -31,7 +31,8 @@ extension SandboxState {
         let challenge = maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now)
         let post = SandboxPost(
             id: id, seq: takeSeq(), authorID: agentID, submolt: submolt.name, title: title, content: content, url: url,
-            type: type, createdAt: now, status: challenge == nil ? .published : .pending)
+            type: type, createdAt: now, createdAtText: SandboxTime.iso(now),
+            status: challenge == nil ? .published : .pending)
         posts[id] = post
         if index.insert(post) { counters.duplicateContents += 1 }
         agents[agentID]?.postTimes.append(now)

@@ -63,7 +63,7 @@ extension SandboxState {
             "url": .optional(post.url), "type": .string(post.type), "upvotes": .int(post.upvotes),
             "downvotes": .int(post.downvotes), "score": .int(post.upvotes - post.downvotes),
             "comment_count": .int(visibleCommentCount(of: post.id)),
-            "created_at": .string(SandboxTime.iso(post.createdAt)), "author": authorBrief(post.authorID),
+            "created_at": .string(post.createdAtText), "author": authorBrief(post.authorID),
             "submolt": submoltBrief(post.submolt),
         ]
         if post.status != .published { fields["verification_status"] = .string(post.status.rawValue) }

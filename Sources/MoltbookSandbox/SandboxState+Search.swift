@@ -97,7 +97,7 @@ extension SandboxState {
             "id": .string(post.id), "type": "post", "title": .string(post.title),
             "content": .optional(post.content), "upvotes": .int(post.upvotes),
             "downvotes": .int(post.downvotes),
-            "created_at": .string(SandboxTime.iso(post.createdAt)), "similarity": .double(score),
+            "created_at": .string(post.createdAtText), "similarity": .double(score),
             "author": ["name": .optional(agents[post.authorID]?.name)],
             "submolt": submoltBrief(post.submolt),
             "post_id": .string(post.id),

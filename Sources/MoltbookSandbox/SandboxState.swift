@@ -185,8 +185,11 @@ struct SandboxState: Sendable {
         guard let value = headers["Authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let key = parts[1].trimmingCharacters(in: .whitespaces)
-        return key.isEmpty ? nil : key
+        // Spaces and tabs trimmed by hand: Foundation's trimming bridges through NSString on every request.
+        var key = parts[1]
+        while key.first == " " || key.first == "\t" { key.removeFirst() }
+        while key.last == " " || key.last == "\t" { key.removeLast() }
+        return key.isEmpty ? nil : String(key)
     }
 
     /// Adds the anonymous window's headers (counted, never enforced).

@@ -110,6 +110,7 @@ extension AccountPass {
                 try transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
             }
             storedLimiter = limiterState
+            remember(limiter, as: limiterState)
         } catch {
             limiter.cancel(write.limitClass, reservedAt: now)
             report.transientFailures += 1

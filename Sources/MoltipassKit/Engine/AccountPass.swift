@@ -119,9 +119,16 @@ final class AccountPass {
                 try reader.limiterState(account: agent, key: "account")
             )
         }
-        if let data = stored?.0, let decoded = try? Limiter(serialized: data) {
-            limiter = decoded
-            storedLimiter = data
+        if let data = stored?.0 {
+            let agent = agent
+            if let known = runner.decodedLimiters.withLock({ $0[agent] }), known.bytes == data {
+                limiter = known.limiter
+                storedLimiter = data
+            } else if let decoded = try? Limiter(serialized: data) {
+                limiter = decoded
+                storedLimiter = data
+                remember(decoded, as: data)
+            }
         }
         if let data = stored?.1, let info = AccountInfo(stored: data) {
             createdAt = info.createdAt
@@ -130,9 +137,23 @@ final class AccountPass {
         limiter.setRules(LimitRules.rules(for: profile()))
     }
 
+    /// Keeps `limiter` with its stored bytes for the next pass (see `Runner.decodedLimiters`).
+    func remember(_ limiter: Limiter, as bytes: Data) {
+        let agent = agent
+        runner.decodedLimiters.withLock { $0[agent] = (bytes, limiter) }
+    }
+
     /// Stores the limiter and the account info, each only if it changed since it was read or written.
     func saveLimiter() async {
-        let data = limiter.serialized()
+        // Equal to the value its stored bytes were decoded from or written as: nothing to serialise.
+        let agent = agent
+        let known = runner.decodedLimiters.withLock { $0[agent] }
+        let data =
+            if let storedLimiter, let known, known.bytes == storedLimiter, known.limiter == limiter {
+                storedLimiter
+            } else {
+                limiter.serialized()
+            }
         let limiterChanged = data != storedLimiter
         let info = createdAt == storedCreatedAt ? nil : AccountInfo(createdAt: createdAt).stored
         guard limiterChanged || info != nil else { return }
@@ -142,6 +163,7 @@ final class AccountPass {
                 if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
             }
             storedLimiter = data
+            if limiterChanged { remember(limiter, as: data) }
             storedCreatedAt = createdAt
         } catch {
             logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])

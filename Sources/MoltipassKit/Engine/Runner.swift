@@ -4,6 +4,7 @@ import MoltbookAPI
 import Recipes
 import Scheduling
 import Storage
+import Synchronization
 
 /// The engine: one `pass(now:)` plans what is due, journals it, and sends what the limiter
 /// admits. The caller owns the clock (`run --once`, the daemon loop, `plan`, tests).
@@ -41,6 +42,9 @@ public final class Runner: Sendable {
     public let configuration: Configuration
     let makeClient: ClientFactory
     let logger: Logger
+    /// Each account's limiter as last stored, with its bytes: a pass whose stored bytes are
+    /// these takes the value instead of decoding it again (equal bytes, equal limiter).
+    let decodedLimiters = Mutex<[String: (bytes: Data, limiter: Limiter)]>([:])
 
     public init(
         recipes: [Recipe], store: any StateStore, configuration: Configuration, logger: Logger,

@@ -14,6 +14,7 @@ final class PlanWorld: Sendable {
     let transport: PlanTransport
     private let now: PlanClock
     private let keys = Mutex<[String: APIKey]>([:])
+    private let clients = Mutex<[String: MoltbookClient]>([:])
     /// Challenges the simulated solver answered, by agent.
     let solved = Mutex<[String: Int]>([:])
 
@@ -41,10 +42,13 @@ final class PlanWorld: Sendable {
             logger: Logger(label: "moltipass.plan.api") { _ in SwiftLogNoOpLogHandler() })
     }
 
-    /// The client of a registered agent.
+    /// The client of a registered agent: made once (it is stateless), not once per pass.
     func client(agent: String) throws -> MoltbookClient {
+        if let made = clients.withLock({ $0[agent] }) { return made }
         guard let key = keys.withLock({ $0[agent] }) else { throw PlanError("no simulated agent \(agent)") }
-        return try client(key)
+        let made = try client(key)
+        clients.withLock { $0[agent] = made }
+        return made
     }
 
     /// Registers `name` at `instant` (its `created_at`); `tracked` agents' requests are tallied.
