@@ -283,7 +283,7 @@ private let invalidDocuments: [JSONTestDocument] = {
 // MARK: - Random documents
 
 /// SplitMix64, so every run generates the same documents.
-private struct SplitMix64 {
+struct SplitMix64 {
     var state: UInt64
 
     mutating func next() -> UInt64 {
@@ -301,7 +301,7 @@ private struct SplitMix64 {
 
 /// Builds JSON text by hand: nested values, strings with every escape and raw control characters, numbers of
 /// every shape (some out of range), duplicate keys and trailing commas, and the odd UTF-16 document.
-private struct DocumentGenerator {
+struct DocumentGenerator {
     var random: SplitMix64
 
     init(seed: UInt64) { random = SplitMix64(state: seed) }

@@ -91,6 +91,27 @@ struct PlanSimulationTests {
         #expect(try first.json() != other.json())
     }
 
+    /// The simulated server's answers handed over as JSON trees give the very plan that bytes
+    /// parsed by the client give, in every scenario at once (challenges, faults, 429s, selectors).
+    @Test func treesAndBytesGiveTheSamePlan() async throws {
+        let scenario: (inout PlanOptions) -> Void = {
+            $0.seed = 5
+            $0.challengeRate = 0.3
+            $0.faultRate = 0.1
+            $0.serverProfile = .strict
+        }
+        let trees = try await simulate([Self.postsAndVotes, Self.comments], horizon: 12 * 3_600, scenario)
+        let bytes = try await simulate([Self.postsAndVotes, Self.comments], horizon: 12 * 3_600) {
+            scenario(&$0)
+            $0.serializedBodies = true
+        }
+        #expect(trees.server.requests > 100)
+        #expect(trees.server.challengesIssued > 0)
+        #expect(trees.server.faultsInjected > 0)
+        #expect(trees.server.rateLimited > 0)
+        #expect(try trees.json() == bytes.json())
+    }
+
     /// `--new-agent`: the first-24-hours limits (1 post / 2 h) hold for the agent's first day.
     @Test func newAgentIsSlower() async throws {
         let established = try await simulate([Self.postsAndVotes], horizon: 12 * 3_600)

@@ -1,6 +1,7 @@
 import Foundation
 import MoltbookAPI
 import Recipes
+import Synchronization
 
 /// Applies a selector's filters to fetched posts. Pure: `now` and the agent name are parameters.
 public enum TargetFilter {
@@ -36,9 +37,15 @@ public enum TargetFilter {
     }
 
     /// A validated recipe's pattern compiles; one that does not (a recipe not validated) matches nothing.
+    /// Compiled once per pattern (a recipe has a handful): ICU's compile cost more than the matching.
     static func compile(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: pattern)
+        if let known = compiled.withLock({ $0[pattern] }) { return known }
+        let expression = try? NSRegularExpression(pattern: pattern)
+        compiled.withLock { $0[pattern] = expression }
+        return expression
     }
+
+    private static let compiled = Mutex<[String: NSRegularExpression?]>([:])
 
     static func matches(_ expression: NSRegularExpression?, _ text: String) -> Bool {
         guard let expression else { return false }

@@ -23,6 +23,10 @@ public struct PlanOptions: Sendable {
     public var feedPostsPerHour: Double = 1
     /// Stops a runaway simulation.
     public var maxPasses = 2_000_000
+    /// Whether the simulated server's answers travel as JSON bytes the client parses, as over
+    /// HTTP, instead of as the trees they are made from. The plan is the same either way (a test
+    /// compares them); bytes only cost time. Not a command-line flag.
+    public var serializedBodies = false
 
     public init(start: Date, horizon: TimeInterval) {
         self.start = start

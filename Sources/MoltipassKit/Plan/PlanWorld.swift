@@ -27,7 +27,7 @@ final class PlanWorld: Sendable {
         let clock = PlanClock(options.start)
         now = clock
         self.model = model
-        let inner = InProcessSandboxTransport(model: model) { clock.now }
+        let inner = InProcessSandboxTransport(model: model, handsOverTrees: !options.serializedBodies) { clock.now }
         transport = PlanTransport(inner: inner, faultRate: options.faultRate, seed: options.seed)
     }
 
