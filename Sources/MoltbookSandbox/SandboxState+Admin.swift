@@ -9,14 +9,14 @@ extension SandboxState {
         case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "claim":
             return claimAgent(named: s[1])
         case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "suspend":
-            let seconds = JSON.parse(request.body)?["seconds"]?.intValue ?? 86_400
+            let seconds = JSON.parseOrNil(request.body)?["seconds"]?.intValue ?? 86_400
             return suspendAgent(named: s[1], seconds: seconds, now: now)
         case ("GET", ["config"]):
             return .ok(["config": Self.encodeJSON(config)])
         case ("POST", ["config"]):
             do {
                 var updated = try config.updated(withJSON: request.body)
-                if let added = JSON.parse(request.body)?["faults"], added != .null {
+                if let added = JSON.parseOrNil(request.body)?["faults"], added != .null {
                     faults += updated.faults
                     updated.faults = config.faults
                 }
@@ -106,7 +106,7 @@ extension SandboxState {
     static func encodeJSON(_ value: some Encodable) -> JSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(value), let json = JSON.parse(data) else { return .null }
+        guard let data = try? encoder.encode(value), let json = JSON.parseOrNil(data) else { return .null }
         return json
     }
 }

@@ -113,8 +113,8 @@ extension SandboxState {
         let given: Decimal?
         switch rawAnswer {
         case .string(let text): given = SandboxDecimal.parse(text)
-        case .int(let value): given = Decimal(value)
-        case .double(let value): given = SandboxDecimal.parse(String(value))
+        case .number(let value) where value == value.rounded() && abs(value) < 1e15: given = Decimal(Int(value))
+        case .number(let value): given = SandboxDecimal.parse(String(value))
         default: given = nil
         }
         agents[agentID]?.pendingChallenges.removeAll { $0 == code }

@@ -71,7 +71,7 @@ struct SandboxState: Sendable {
             guard handingOverTree, (200...299).contains(result.status), result.body["success"] != false else {
                 return SandboxReply(response: Self.render(result))
             }
-            return SandboxReply(response: Self.render(result, tree: result.body.value))
+            return SandboxReply(response: Self.render(result, tree: result.body))
         }
         counters.faultsInjected += 1
         return apply(fault, to: request, now: now)
@@ -93,7 +93,7 @@ struct SandboxState: Sendable {
             result.headers.append(("Allow", allowed.joined(separator: ", ")))
             return withAnonymousHeaders(result, now)
         case .endpoint(let endpoint, let params):
-            let body = request.body.isEmpty ? nil : JSON.parse(request.body)
+            let body = request.body.isEmpty ? nil : JSON.parseOrNil(request.body)
             guard endpoint.requiresAuth else {
                 return withAnonymousHeaders(dispatch(endpoint, params, request, body, agentID: "", now: now), now)
             }

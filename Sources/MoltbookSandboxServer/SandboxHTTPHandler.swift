@@ -36,7 +36,7 @@ struct SandboxHTTPHandler: HTTPHandler {
     /// `POST /_sandbox/clock {"advance_seconds": N}` or `{"now": "ISO"}`; `GET` reads the clock.
     private func clockResponse(_ request: FlyingFox.HTTPRequest, body: Data) -> FlyingFox.HTTPResponse {
         if request.method == .POST {
-            guard let json = JSON.parse(body) else {
+            guard let json = JSON.parseOrNil(body) else {
                 return Self.json(400, ["success": false, "error": "Invalid JSON"])
             }
             if let seconds = json["advance_seconds"]?.doubleValue {

@@ -46,7 +46,7 @@ final class SandboxDriver {
             body: rawBody ?? json?.serialized() ?? Data())
         let reply = model.handle(request, now: now)
         return Answer(
-            status: reply.response.status, json: JSON.parse(reply.response.body) ?? .null,
+            status: reply.response.status, json: JSON.parseOrNil(reply.response.body) ?? .null,
             headers: reply.response.headers, body: reply.response.body, reply: reply)
     }
 

@@ -90,18 +90,33 @@ extension MoltbookClient {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         for segment in segments {
-            text += "/" + (segment.addingPercentEncoding(withAllowedCharacters: .moltbookPathSegment) ?? "")
+            text += "/" + Self.percentEncoded(segment)
         }
         let items = query.compactMap { name, value in value.map { (name, $0) } }
         if !items.isEmpty {
             text +=
                 "?"
                 + items.map { name, value in
-                    let encoded = value.addingPercentEncoding(withAllowedCharacters: .moltbookPathSegment) ?? ""
-                    return "\(name)=\(encoded)"
+                    "\(name)=\(Self.percentEncoded(value))"
                 }.joined(separator: "&")
         }
         return URL(string: text)!
+    }
+
+    /// `text` with everything but RFC 3986's unreserved characters percent-encoded. Ids, names
+    /// and sort keys are nearly always unreserved already: those skip Foundation's encoder.
+    static func percentEncoded(_ text: String) -> String {
+        let unreserved = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                true
+            default: false
+            }
+        }
+        if unreserved { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: .moltbookPathSegment) ?? ""
     }
 
     func logMetadata(_ endpoint: String, extra: Logger.Metadata = [:]) -> Logger.Metadata {

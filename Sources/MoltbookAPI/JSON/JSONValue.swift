@@ -153,6 +153,23 @@ extension JSONValue: Codable {
     }
 }
 
+/// Literals, for building bodies (the sandbox's answers, request bodies in tests).
+extension JSONValue: ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var fields = [String: JSONValue]()
+        for (key, value) in elements { fields[key] = value }
+        self = .object(fields)
+    }
+}
+
 extension JSONEncoder {
     /// Compact output with sorted keys: stable bytes for tests and fixtures.
     static var sorted: JSONEncoder {

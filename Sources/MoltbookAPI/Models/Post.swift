@@ -19,19 +19,20 @@ public struct Post: Sendable, Equatable, Identifiable {
     public var score: Int { upvotes - downvotes }
 
     public init?(json: JSONValue) {
-        guard let id = json["id"]?.string else { return nil }
+        // The object's fields once, not through `json[key]` per field (a feed page is 25 posts).
+        guard let fields = json.object, let id = fields["id"]?.string else { return nil }
         self.id = id
-        title = json["title"]?.string ?? ""
-        content = json["content"]?.string
-        url = json["url"]?.string
-        type = json["type"]?.string
-        upvotes = json["upvotes"]?.int ?? 0
-        downvotes = json["downvotes"]?.int ?? 0
-        commentCount = (json["comment_count"] ?? json["comments_count"])?.int ?? 0
-        createdAt = json["created_at"]?.date
-        author = AuthorRef(json: json["author"]) ?? json["author_name"]?.string.map { AuthorRef(name: $0) }
-        submolt = SubmoltRef(json: json["submolt"]) ?? json["submolt_name"]?.string.map { SubmoltRef(name: $0) }
-        verificationStatus = VerificationStatus(json: json["verification_status"] ?? json["verificationStatus"])
+        title = fields["title"]?.string ?? ""
+        content = fields["content"]?.string
+        url = fields["url"]?.string
+        type = fields["type"]?.string
+        upvotes = fields["upvotes"]?.int ?? 0
+        downvotes = fields["downvotes"]?.int ?? 0
+        commentCount = (fields["comment_count"] ?? fields["comments_count"])?.int ?? 0
+        createdAt = fields["created_at"]?.date
+        author = AuthorRef(json: fields["author"]) ?? fields["author_name"]?.string.map { AuthorRef(name: $0) }
+        submolt = SubmoltRef(json: fields["submolt"]) ?? fields["submolt_name"]?.string.map { SubmoltRef(name: $0) }
+        verificationStatus = VerificationStatus(json: fields["verification_status"] ?? fields["verificationStatus"])
     }
 }
 
