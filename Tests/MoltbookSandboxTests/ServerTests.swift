@@ -77,7 +77,8 @@ import Testing
         let set = RawHTTPClient.request("POST", "/_sandbox/clock", body: #"{"now":"2026-03-01T00:00:00Z"}"#)
         let bad = RawHTTPClient.request("POST", "/_sandbox/clock", body: #"{"later":true}"#)
         let responses = await RawHTTPClient.exchange(port: port, requests: [advance, set, bad])
-        #expect(JSON.parseOrNil(responses[0]?.body ?? Data())?["now"] == .string(SandboxTime.iso(SandboxDriver.t0 + 90)))
+        #expect(
+            JSON.parseOrNil(responses[0]?.body ?? Data())?["now"] == .string(SandboxTime.iso(SandboxDriver.t0 + 90)))
         #expect(JSON.parseOrNil(responses[1]?.body ?? Data())?["now"] == "2026-03-01T00:00:00.000000+00:00")
         #expect(responses[2]?.status == 400)
         #expect(server.clock.now() == SandboxTime.parse("2026-03-01T00:00:00Z"))
