@@ -110,3 +110,18 @@ struct SandboxChallenge: Sendable {
     var expiresAt: Date
     var state: State = .pending
 }
+
+/// A post as last rendered for a list, with the mutable fields it was rendered from.
+struct ListedPost: Sendable {
+    static let cap = 20_000
+
+    struct Key: Sendable, Equatable {
+        var upvotes: Int
+        var downvotes: Int
+        var comments: Int
+        var status: ContentStatus
+    }
+
+    var key: Key
+    var json: JSON
+}

@@ -48,13 +48,13 @@ extension SandboxState {
     }
 
     /// `GET /posts?sort&limit&cursor&submolt=`.
-    func listPosts(_ agentID: String, _ query: [String: String], submolt: String?, now: Date) -> APIResult {
+    mutating func listPosts(_ agentID: String, _ query: [String: String], submolt: String?, now: Date) -> APIResult {
         let candidates = submolt.map { index.postsBySubmolt[$0.lowercased()] ?? [] } ?? index.posts
         return postList(candidates, query, defaultSort: "hot", now: now)
     }
 
     /// `GET /feed?sort&limit&cursor&filter=all|following`: subscribed submolts plus followed agents.
-    func feed(_ agentID: String, _ query: [String: String], now: Date) -> APIResult {
+    mutating func feed(_ agentID: String, _ query: [String: String], now: Date) -> APIResult {
         guard let agent = agents[agentID] else { return .notFound("Bot not found") }
         let filter = query["filter"] ?? "all"
         guard filter == "all" || filter == "following" else {
@@ -68,14 +68,14 @@ extension SandboxState {
     }
 
     /// `GET /submolts/NAME/feed`.
-    func submoltFeed(_ agentID: String, name: String, _ query: [String: String], now: Date) -> APIResult {
+    mutating func submoltFeed(_ agentID: String, name: String, _ query: [String: String], now: Date) -> APIResult {
         guard submolts[name.lowercased()] != nil else { return .notFound("Submolt not found") }
         return listPosts(agentID, query, submolt: name, now: now)
     }
 
     /// One page of the visible posts among `candidates` (oldest first). `new` walks the list from
     /// its newest end and stops after the page; the other orders depend on scores and sort it all.
-    private func postList(
+    private mutating func postList(
         _ candidates: [SandboxIndex.Ref], _ query: [String: String], defaultSort: String, now: Date
     ) -> APIResult {
         let sort = query["sort"] ?? defaultSort
@@ -83,8 +83,10 @@ extension SandboxState {
             return .badRequest("Invalid sort", hint: "sort is hot, new, top or rising")
         }
         let limit = SandboxPagination.limit(query, default: 25, max: 100)
+        let (posts, hidePending) = (posts, config.hidePendingContent)
         let visible = { (ref: SandboxIndex.Ref) -> SandboxPost? in
-            guard let post = posts[ref.id], !post.deleted, isVisible(post.status) else { return nil }
+            // `isVisible`, without capturing `self` (this method mutates: the list cache).
+            guard let post = posts[ref.id], !post.deleted, post.status.isVisible || !hidePending else { return nil }
             return post
         }
         let found =
@@ -98,7 +100,7 @@ extension SandboxState {
             return SandboxPagination.invalidCursor
         }
         return .ok([
-            "posts": .array(page.items.map { .object(postJSON($0)) }), "count": .int(page.items.count),
+            "posts": .array(page.items.map { listedPostJSON($0) }), "count": .int(page.items.count),
             "has_more": .bool(page.hasMore), "next_cursor": .optional(page.nextCursor), "authenticated": true,
         ])
     }

@@ -70,6 +70,21 @@ extension SandboxState {
         return fields
     }
 
+    /// `postJSON` as a list shows it, from `listedPosts` while the post's counts and status are
+    /// those it was rendered with (its other fields never change): feeds list the same posts
+    /// pass after pass, and building each one's fields again was most of a feed read.
+    mutating func listedPostJSON(_ post: SandboxPost) -> JSON {
+        let key = ListedPost.Key(
+            upvotes: post.upvotes, downvotes: post.downvotes, comments: visibleCommentCount(of: post.id),
+            status: post.status)
+        if let listed = listedPosts[post.id], listed.key == key { return listed.json }
+        // Bounded: a month's simulation lists tens of thousands of posts; start over past the cap.
+        if listedPosts.count >= ListedPost.cap { listedPosts.removeAll(keepingCapacity: true) }
+        let json = JSON.object(postJSON(post))
+        listedPosts[post.id] = ListedPost(key: key, json: json)
+        return json
+    }
+
     /// The viewer's vote on a target: `"upvote"`, `"downvote"` or null.
     func yourVote(_ viewer: String, on targetID: String) -> JSON {
         switch votes[Self.voteKey(viewer, targetID)] {

@@ -17,6 +17,8 @@ struct SandboxState: Sendable {
     var comments: [String: SandboxComment] = [:]
     /// Posts and comments by submolt, author, post and keyword (see `SandboxIndex`).
     var index = SandboxIndex()
+    /// Rendered list entries by post id (`listedPostJSON`).
+    var listedPosts: [String: ListedPost] = [:]
     var submolts: [String: SandboxSubmolt] = [:]
     /// Vote direction (+1 / -1) by `"agentID|targetID"`.
     var votes: [String: Int] = [:]

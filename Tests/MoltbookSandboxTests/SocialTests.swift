@@ -35,6 +35,40 @@ import Testing
     }
 
     /// Comment upvotes toggle too; voting on your own post is 400; unknown targets are 404.
+    /// A post in a list shows its current counts and status: after verification, a vote, a comment, a vote removed.
+    @Test func listsFollowVotesCommentsAndModeration() {
+        let driver = SandboxDriver(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0, challengeRate: 1))
+        let author = driver.agent("Author")
+        let reader = driver.agent("Reader")
+        let created = driver.call(
+            .post, "/posts", key: author, json: ["submolt_name": "general", "title": "Listed", "content": "Body"])
+        let postID = created["post"]?["id"]?.stringValue ?? ""
+        func listed() -> JSON? {
+            driver.call(.get, "/posts", key: reader, query: ["sort": "new", "limit": "50"])["posts"]?.arrayValue?
+                .first { $0["id"]?.stringValue == postID }
+        }
+        // Pending verification: hidden from lists; answered: listed (the second rendering, not a cached absence).
+        #expect(listed() == nil)
+        let code = created["post"]?["verification"]?["verification_code"]?.stringValue ?? ""
+        let answer = driver.model.expectedAnswer(forVerificationCode: code) ?? ""
+        #expect(
+            driver.call(
+                .post, "/verify", key: author, json: ["verification_code": .string(code), "answer": .string(answer)]
+            ).status == 200)
+        #expect(listed()?["upvotes"]?.intValue == 0)
+        #expect(listed()?["comment_count"]?.intValue == 0)
+        // A vote and a comment change what the next list shows.
+        driver.call(.post, "/posts/\(postID)/upvote", key: reader)
+        #expect(listed()?["upvotes"]?.intValue == 1)
+        #expect(listed()?["score"]?.intValue == 1)
+        driver.model.configure { $0.challengeRate = 0 }
+        _ = driver.comment(reader, on: postID, "Nice")
+        #expect(listed()?["comment_count"]?.intValue == 1)
+        driver.call(.post, "/posts/\(postID)/upvote", key: reader)
+        #expect(listed()?["upvotes"]?.intValue == 0)
+    }
+
     @Test func commentVotesAndSelfVotes() {
         let driver = SandboxDriver.relaxed()
         let author = driver.agent("Author")
