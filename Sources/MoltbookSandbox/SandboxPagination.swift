@@ -66,9 +66,20 @@ enum SandboxPagination {
     }
 
     static func encode(afterID: String, offset: Int) -> String {
-        Data("after:\(afterID):\(offset)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // base64url without padding, byte by byte (three `replacingOccurrences` per page were a
+        // visible share of a feed read).
+        let base64 = Data("after:\(afterID):\(offset)".utf8).base64EncodedString().utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(base64.count)
+        for byte in base64 {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func decode(_ cursor: String) -> (String, Int)? {

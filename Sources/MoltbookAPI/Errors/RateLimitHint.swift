@@ -112,6 +112,8 @@ extension RateLimitHint {
     /// "Once every N minutes" names the whole period, the longest the wait can be: taken as the
     /// wait, it is never early.
     static func waitInProse(_ text: String) -> Double? {
+        // No digit, no amount: most messages ("Upvoted! 🦞") end here without being split into words.
+        guard text.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         let words = text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." })
         guard words.contains(where: { ["wait", "again", "in", "every"].contains($0) }) else { return nil }
         for (index, word) in words.enumerated() where index + 1 < words.count {

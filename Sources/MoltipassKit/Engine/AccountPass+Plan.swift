@@ -12,18 +12,64 @@ struct ReadDeferred: Error {
 
 extension AccountPass {
     /// Plans every job of the account and journals what is due.
+    ///
+    /// One read gives the pending entries and every job's cursor; one transaction records every
+    /// job's intents, queue positions, `max_per_day` counts and cursors. Jobs journal together or
+    /// not at all (a crash before the commit plans the same occurrences again, under the same
+    /// keys), and a pass costs two store calls for planning, not two per job: in a cron run each
+    /// transaction is a durable commit (an fsync).
     func plan(into report: inout RunReport) async {
         var facts = await loadFacts()
         let agent = agent
-        let pending = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        let jobs = recipes.flatMap { recipe in recipe.jobs.map { (recipe, $0) } }
+        let names = jobs.map { ($0.0.name, $0.1.id.value) }
+        let (pending, cursors) =
+            (try? await store.read { reader in
+                (
+                    try reader.pendingJournalEntries(account: agent),
+                    try names.map { try reader.scheduleCursor(recipe: $0.0, job: $0.1) }
+                )
+            }) ?? ([], names.map { _ in nil })
         let waitingJobs = Set(pending.map { Self.jobKey($0.recipe, $0.job) })
-        for recipe in recipes {
-            for job in recipe.jobs {
-                await plan(
-                    recipe: recipe, job: job, facts: &facts,
-                    earlierStillWaiting: waitingJobs.contains(Self.jobKey(recipe.name, job.id.value)), into: &report)
-            }
+        var positions: [String: QueuePosition] = [:]
+        var commits: [JobCommit] = []
+        for ((recipe, job), cursor) in zip(jobs, cursors) {
+            let commit = await plan(
+                recipe: recipe, job: job, cursor: cursor, facts: &facts, positions: &positions,
+                earlierStillWaiting: waitingJobs.contains(Self.jobKey(recipe.name, job.id.value)), into: &report)
+            if let commit { commits.append(commit) }
         }
+        guard !commits.isEmpty else { return }
+        let counts = commits.contains { !$0.intents.isEmpty } ? dailyCounts?.stored : nil
+        let (now, recorded) = (now, commits)
+        do {
+            try await store.transaction { transaction in
+                for commit in recorded {
+                    for intent in commit.intents { _ = try transaction.recordIntent(intent, at: now) }
+                    for (queue, position) in commit.positions {
+                        try transaction.setQueuePosition(position, recipe: commit.recipe, queue: queue)
+                    }
+                    try transaction.setScheduleCursor(
+                        recipe: commit.recipe, job: commit.job, lastFired: commit.cursor, at: now)
+                }
+                if let counts {
+                    try transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)
+                }
+            }
+        } catch {
+            logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            report.transientFailures += 1
+            dailyCounts = nil  // read again from the store when next needed
+        }
+    }
+
+    /// What planning one job records: its intents, queue positions and new cursor.
+    struct JobCommit: Sendable {
+        var recipe: String
+        var job: String
+        var intents: [JournalIntent]
+        var positions: [String: QueuePosition]
+        var cursor: Date
     }
 
     static func jobKey(_ recipe: String, _ job: String) -> String { recipe + "\u{1F}" + job }
@@ -33,19 +79,24 @@ extension AccountPass {
     /// - `facts`: targets already acted on; the targets planned here are added, so that two
     ///   occurrences due in one pass (or two jobs) never pick the same post for a second vote or
     ///   comment (found by scripts/reliability/fault-storm: the second upvote toggled the first off).
+    /// - `positions`: queue positions planned earlier in this pass, by `jobKey(recipe, queue)`
+    ///   (two jobs of a recipe may post from one queue); the ones planned here are added.
     /// - `earlierStillWaiting`: the job has writes from an earlier occurrence still waiting in the
     ///   journal (for the limiter, a retry, a pause). New occurrences are then skipped, with the
     ///   reason, rather than piling up behind them: a schedule faster than the limits would
     ///   otherwise grow the backlog without bound and send stale content days later. The cursor
     ///   still moves; queue items are not consumed by skipped occurrences.
+    ///
+    /// Returns what to record, or nil when the job is to be planned again next pass (a read the
+    /// limiter deferred, a failed read).
     func plan(
-        recipe: Recipe, job: Job, facts: inout DoneTargets, earlierStillWaiting: Bool, into report: inout RunReport
-    ) async {
+        recipe: Recipe, job: Job, cursor: Date?, facts: inout DoneTargets, positions: inout [String: QueuePosition],
+        earlierStillWaiting: Bool, into report: inout RunReport
+    ) async -> JobCommit? {
         let recipeID = recipe.name
         let jobID = job.id.value
-        let cursor = try? await store.read { try $0.scheduleCursor(recipe: recipeID, job: jobID) }
         let result = OccurrencePlanner.plan(
-            trigger: job.trigger, seed: recipe.seed, cursor: cursor ?? nil, lastTick: cursor ?? nil, now: now,
+            trigger: job.trigger, seed: recipe.seed, cursor: cursor, lastTick: cursor, now: now,
             maxGap: runner.configuration.maxGap)
         for (occurrence, reason) in result.skipped {
             report.items.append(
@@ -65,7 +116,7 @@ extension AccountPass {
         }
         var dailyCounts = due.isEmpty ? DailyCounts() : await loadDailyCounts()
         var intents: [JournalIntent] = []
-        var positions: [String: QueuePosition] = [:]
+        var planned: [String: QueuePosition] = [:]
         for occurrence in due {
             let expander = StepExpander(
                 recipe: recipe, job: job, occurrence: occurrence, environment: runner.configuration.environment)
@@ -73,7 +124,7 @@ extension AccountPass {
                 let queueKey = queuePath(job.steps[index])
                 var position = 0
                 if let queueKey {
-                    if let local = positions[queueKey] {
+                    if let local = positions[Self.jobKey(recipeID, queueKey)] {
                         position = local.next
                     } else {
                         position =
@@ -89,11 +140,11 @@ extension AccountPass {
                         alreadyDone: { known.contains($0, $1) })
                 } catch let deferred as ReadDeferred {
                     report.items.append(item(recipe, job, "select targets", .deferred, deferred.reason, deferred.until))
-                    return  // the cursor stays: planned again next pass
+                    return nil  // the cursor stays: planned again next pass
                 } catch {
                     report.items.append(item(recipe, job, "select targets", .failed, "\(error)"))
                     report.transientFailures += 1
-                    return
+                    return nil
                 }
                 switch outcome {
                 case .queueEmpty(let path):
@@ -123,35 +174,19 @@ extension AccountPass {
                                 target: expanded.write.target, contentHash: expanded.write.contentHash,
                                 payload: expanded.write.payload, notBefore: occurrence.fire))
                         if let queueIndex = expanded.queueIndex, let queueKey {
-                            positions[queueKey] = QueuePosition(
+                            let position = QueuePosition(
                                 next: queueIndex + 1, lastItem: expanded.write.title, updatedAt: now)
+                            planned[queueKey] = position
+                            positions[Self.jobKey(recipeID, queueKey)] = position
                         }
                     }
                 }
             }
         }
-        // Intents, the cursor and the queue positions move together or not at all: a crash
-        // before this commit plans the same occurrences again (same keys); after it, the
-        // journal has them.
-        let snapshot = (intents, positions, result.cursor, now)
-        let counts = intents.isEmpty ? nil : dailyCounts.stored
-        let agent = agent
-        do {
-            try await store.transaction { transaction in
-                for intent in snapshot.0 { _ = try transaction.recordIntent(intent, at: snapshot.3) }
-                if let counts, !snapshot.0.isEmpty {
-                    try transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: snapshot.3)
-                }
-                for (queue, position) in snapshot.1 {
-                    try transaction.setQueuePosition(position, recipe: recipeID, queue: queue)
-                }
-                try transaction.setScheduleCursor(recipe: recipeID, job: jobID, lastFired: snapshot.2, at: snapshot.3)
-            }
-            if counts != nil { self.dailyCounts = dailyCounts }
-        } catch {
-            logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
-            report.transientFailures += 1
-        }
+        // The counts this job planned count for the next job of the pass at once; they are
+        // stored with the intents (`plan(into:)`).
+        if !intents.isEmpty { self.dailyCounts = dailyCounts }
+        return JobCommit(recipe: recipeID, job: jobID, intents: intents, positions: planned, cursor: result.cursor)
     }
 
     /// The step's `max_per_day`, if any.

@@ -77,15 +77,37 @@ final class AccountPass {
         } else {
             await reportPending(into: &report, reason: "account paused: \(pauses[0].reason)", until: pauses[0].until)
         }
-        await saveLimiter()
-        let heartbeat = Heartbeat(holder: holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
-        try? await store.recordHeartbeat(heartbeat)
+        await finish()
         if let authBroken { report.authBroken[agent] = authBroken }
         if let clientError { report.keychainFailures[agent] = clientError }
-        // Released here, awaited: a `Task` started from a `defer` may never run before a
-        // `run --once` process exits, leaving the lease to block the next cron run for its TTL.
-        if runner.configuration.releaseLeases {
-            _ = try? await store.releaseLease(account: agent, holder: holder)
+    }
+
+    /// Ends the pass in one transaction: the limiter and account info if they changed, the
+    /// heartbeat, and (`run --once`) the lease released. One durable commit instead of three.
+    ///
+    /// Released here, awaited: a `Task` started from a `defer` may never run before a
+    /// `run --once` process exits, leaving the lease to block the next cron run for its TTL. If
+    /// the transaction fails, the release is tried on its own.
+    func finish() async {
+        let (limiterData, info) = limiterWrites()
+        let heartbeat = Heartbeat(
+            holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
+        let (agent, holder, now, release) = (
+            agent, runner.configuration.holder, now, runner.configuration.releaseLeases
+        )
+        do {
+            try await store.transaction { transaction in
+                if let limiterData {
+                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
+                }
+                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+                try transaction.recordHeartbeat(heartbeat)
+                if release { _ = try transaction.releaseLease(account: agent, holder: holder) }
+            }
+            stored(limiterData, info)
+        } catch {
+            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            if release { _ = try? await store.releaseLease(account: agent, holder: holder) }
         }
     }
 
@@ -145,6 +167,24 @@ final class AccountPass {
 
     /// Stores the limiter and the account info, each only if it changed since it was read or written.
     func saveLimiter() async {
+        let (limiterData, info) = limiterWrites()
+        guard limiterData != nil || info != nil else { return }
+        let (agent, now) = (agent, now)
+        do {
+            try await store.transaction { transaction in
+                if let limiterData {
+                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
+                }
+                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+            }
+            stored(limiterData, info)
+        } catch {
+            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
+        }
+    }
+
+    /// The limiter's and the account info's stored forms, each nil when unchanged since read or written.
+    func limiterWrites() -> (limiter: Data?, info: Data?) {
         // Equal to the value its stored bytes were decoded from or written as: nothing to serialise.
         let agent = agent
         let known = runner.decodedLimiters.withLock { $0[agent] }
@@ -154,20 +194,17 @@ final class AccountPass {
             } else {
                 limiter.serialized()
             }
-        let limiterChanged = data != storedLimiter
         let info = createdAt == storedCreatedAt ? nil : AccountInfo(createdAt: createdAt).stored
-        guard limiterChanged || info != nil else { return }
-        do {
-            try await store.transaction { [agent, now] transaction in
-                if limiterChanged { try transaction.setLimiterState(data, account: agent, key: "limiter", at: now) }
-                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
-            }
-            storedLimiter = data
-            if limiterChanged { remember(limiter, as: data) }
-            storedCreatedAt = createdAt
-        } catch {
-            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
+        return (data == storedLimiter ? nil : data, info)
+    }
+
+    /// Notes what `limiterWrites()` gave as stored.
+    func stored(_ limiterData: Data?, _ info: Data?) {
+        if let limiterData {
+            storedLimiter = limiterData
+            remember(limiter, as: limiterData)
         }
+        if info != nil { storedCreatedAt = createdAt }
     }
 
     /// The agent's client, made on first use; learns the agent's age once (for the profile).

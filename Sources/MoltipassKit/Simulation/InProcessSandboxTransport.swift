@@ -33,6 +33,13 @@ public final class InProcessSandboxTransport: HTTPTransport, Sendable {
     /// Requests handed to the model so far.
     public var requestCount: Int { sent.withLock { $0 } }
 
+    /// The path with percent-escapes decoded (the client's paths rarely have any: skip the work then).
+    static func decodedPath(_ components: URLComponents) -> String {
+        let encoded = components.percentEncodedPath
+        guard encoded.utf8.contains(UInt8(ascii: "%")) else { return encoded }
+        return encoded.removingPercentEncoding ?? components.path
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
             throw TransportError.disallowedURL(reason: "not a URL")
@@ -40,7 +47,7 @@ public final class InProcessSandboxTransport: HTTPTransport, Sendable {
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let sandboxRequest = SandboxRequest(
-            method: request.method, path: components.percentEncodedPath.removingPercentEncoding ?? components.path,
+            method: request.method, path: Self.decodedPath(components),
             query: query, headers: request.headers, body: request.body ?? Data())
         sent.withLock { $0 += 1 }
         let reply = model.handle(sandboxRequest, now: clock(), handingOverTree: handsOverTrees)
