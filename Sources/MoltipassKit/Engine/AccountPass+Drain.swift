@@ -242,7 +242,8 @@ extension AccountPass {
     }
 
     /// A write was applied: its challenge (stored first, before anything else is done with it),
-    /// the journal's `done` and the dedup fact, in one transaction.
+    /// the journal's `done`, the dedup fact and the limiter with the response's hints absorbed,
+    /// in one transaction.
     func finish(_ entry: JournalEntry, _ write: PlannedWrite, remoteID: String?, challenge: VerificationChallenge?)
         async
     {
@@ -253,12 +254,18 @@ extension AccountPass {
                 journalKey: entry.key, createdAt: now)
         }
         let fact = dedupRecord(write, key: entry.key)
+        let (limiterData, info) = limiterWrites()
         do {
-            try await store.transaction { [key = entry.key, now] transaction in
+            try await store.transaction { [agent, key = entry.key, now] transaction in
                 if let stored { _ = try transaction.recordChallenge(stored) }
                 _ = try transaction.markDone(key: key, remoteID: remoteID, at: now)
                 if let fact { try transaction.recordDedup(fact) }
+                if let limiterData {
+                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
+                }
+                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
             }
+            self.stored(limiterData, info)
         } catch {
             // The write happened; if even this fails, the entry stays `sent` and the next pass
             // reconciles it by reading back. The challenge, if any, must not be lost: try alone.

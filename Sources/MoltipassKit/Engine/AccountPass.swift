@@ -77,7 +77,7 @@ final class AccountPass {
         } else {
             await reportPending(into: &report, reason: "account paused: \(pauses[0].reason)", until: pauses[0].until)
         }
-        await finish()
+        await endPass()
         if let authBroken { report.authBroken[agent] = authBroken }
         if let clientError { report.keychainFailures[agent] = clientError }
     }
@@ -88,7 +88,7 @@ final class AccountPass {
     /// Released here, awaited: a `Task` started from a `defer` may never run before a
     /// `run --once` process exits, leaving the lease to block the next cron run for its TTL. If
     /// the transaction fails, the release is tried on its own.
-    func finish() async {
+    func endPass() async {
         let (limiterData, info) = limiterWrites()
         let heartbeat = Heartbeat(
             holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
