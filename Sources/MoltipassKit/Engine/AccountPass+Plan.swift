@@ -171,7 +171,7 @@ extension AccountPass {
                                 key: expanded.key, account: agent, recipe: recipeID, job: jobID,
                                 occurrence: occurrence.nominal, step: expanded.step,
                                 action: expanded.write.kind.rawValue,
-                                target: expanded.write.target, contentHash: expanded.write.contentHash,
+                                target: expanded.write.target, contentHash: expanded.contentHash,
                                 payload: expanded.write.payload, notBefore: occurrence.fire))
                         if let queueIndex = expanded.queueIndex, let queueKey {
                             let position = QueuePosition(

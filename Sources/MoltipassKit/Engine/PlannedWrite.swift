@@ -89,9 +89,18 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     public static func idempotencyKey(
         recipe: String, job: String, occurrence: Date, step: Int, write: PlannedWrite
     ) -> String {
+        idempotencyKey(
+            recipe: recipe, job: job, occurrence: occurrence, step: step, target: write.target,
+            contentHash: write.contentHash)
+    }
+
+    /// The same key from the write's target and an already computed `contentHash`.
+    public static func idempotencyKey(
+        recipe: String, job: String, occurrence: Date, step: Int, target: String?, contentHash: String
+    ) -> String {
         let text =
             "v1|\(recipe)|\(job)|\(Int64(occurrence.timeIntervalSince1970))|\(step)|"
-            + "\(write.target ?? "")|\(write.contentHash)"
+            + "\(target ?? "")|\(contentHash)"
         return SHA256.hash(data: Data(text.utf8)).prefix(16).hexString
     }
 }

@@ -9,6 +9,8 @@ public struct StepExpander: Sendable {
     public struct Expanded: Sendable, Equatable {
         public var key: String
         public var write: PlannedWrite
+        /// `write.contentHash`, computed once (it is part of the key and of the journal entry).
+        public var contentHash: String
         public var step: Int
         /// The queue index a post took from its content queue, if any.
         public var queueIndex: Int?
@@ -44,10 +46,12 @@ public struct StepExpander: Sendable {
     }
 
     func expanded(_ write: PlannedWrite, step: Int, queueIndex: Int? = nil) -> Expanded {
-        Expanded(
+        let contentHash = write.contentHash
+        return Expanded(
             key: PlannedWrite.idempotencyKey(
-                recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, write: write),
-            write: write, step: step, queueIndex: queueIndex)
+                recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, target: write.target,
+                contentHash: contentHash),
+            write: write, contentHash: contentHash, step: step, queueIndex: queueIndex)
     }
 
     /// Expands step `index`.
