@@ -19,6 +19,9 @@ struct StatusCommandTests {
         #expect(registered.status == 0, "register: \(registered.stderr)")
         try await claimOnSandbox(sandbox, "status_bot")
         let recipe = home.directory.file("status.yaml")
+        // Occurrences half an hour off the run: a run within a minute after an occurrence would
+        // also catch up the one before it (two posts, the second waiting for the cooldown).
+        let start = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-1_800))
         try """
         agent: status_bot
         base_url: \(sandbox.baseURL.absoluteString)
@@ -26,6 +29,7 @@ struct StatusCommandTests {
           - id: hourly
             schedule:
               every: 1h
+              start: \(start)
               missed: { catch_up: 1 }
             steps:
               - post:
