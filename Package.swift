@@ -79,7 +79,7 @@ let package = Package(
             name: "MoltipassKit",
             dependencies: [
                 "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox", "ChallengeSolver",
-                .product(name: "Logging", package: "swift-log"),
+                "CivilDate", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -91,8 +91,9 @@ extension PlanResult {
         svg.append("</svg>")
 
         var rows: [String] = []
+        var zones = Zones()
         for event in events {
-            let eventZone = TimeZone(identifier: timeZones[event.agent] ?? "UTC") ?? .gmt
+            let eventZone = zones.zone(timeZones[event.agent])
             let cells = [
                 Self.local(event.time, eventZone), event.agent, event.action, event.target ?? event.submolt ?? "",
                 event.title ?? event.excerpt ?? "", event.outcome.rawValue,

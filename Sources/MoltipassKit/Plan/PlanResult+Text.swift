@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 extension PlanResult {
@@ -13,8 +14,9 @@ extension PlanResult {
         let header = ["time", "agent", "action", "target", "title / excerpt", "outcome", "limit or reason"]
         var rows: [[String]] = []
         var outcomes: [Outcome] = []
+        var zones = Zones()
         for event in events {
-            let zone = TimeZone(identifier: timeZones[event.agent] ?? "UTC") ?? .gmt
+            let zone = zones.zone(timeZones[event.agent])
             var reason = event.reason ?? ""
             if let until = event.until, event.outcome == .deferred { reason += " (until \(Self.local(until, zone)))" }
             rows.append([
@@ -54,7 +56,7 @@ extension PlanResult {
                 let padded =
                     index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
                 return decorate(number, index, padded)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }
         return [render(header, -1)] + rows.enumerated().map { render($1, $0) }
     }
@@ -78,12 +80,62 @@ extension PlanResult {
 
     static func iso(_ date: Date) -> String { MoltbookDateText.iso(date) }
 
-    /// `2026-03-02 09:30:00 +01:00` in `zone`.
+    /// `2026-03-02 09:30:00 +01:00` in `zone` (what `DateFormatter` gives for
+    /// `yyyy-MM-dd HH:mm:ss xxx`), by calendar arithmetic: a formatter made per event was most of
+    /// the time of a long plan's table and page.
     static func local(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
-        return formatter.string(from: date)
+        let offset = zone.secondsFromGMT(for: date)
+        // As ICU does: the instant rounded to the millisecond, then the second it falls in.
+        let millis = Int((date.timeIntervalSince1970 * 1_000).rounded())
+        let seconds = (millis >= 0 ? millis / 1_000 : (millis - 999) / 1_000) + offset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilDate.date(ofDay: days)
+        var out: [UInt8] = []
+        out.reserveCapacity(26)
+        func digits(_ value: Int, _ width: Int) {
+            let text = String(value).utf8
+            for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
+            out += text
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: " "))
+        digits(secondOfDay / 3_600, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 3_600 / 60, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        out += offset < 0 ? " -".utf8 : " +".utf8
+        digits(abs(offset) / 3_600, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(abs(offset) % 3_600 / 60, 2)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Time zones by identifier, looked up once per table rather than once per event.
+    struct Zones {
+        private var known: [String: TimeZone] = [:]
+
+        mutating func zone(_ identifier: String?) -> TimeZone {
+            let name = identifier ?? "UTC"
+            if let zone = known[name] { return zone }
+            let zone = TimeZone(identifier: name) ?? .gmt
+            known[name] = zone
+            return zone
+        }
+    }
+}
+
+extension String {
+    /// Without trailing spaces (a table row's padding after an empty last cell); a row never
+    /// starts with one.
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text.removeLast() }
+        return String(text)
     }
 }
