@@ -80,7 +80,8 @@ extension AccountPass {
     ///   occurrences due in one pass (or two jobs) never pick the same post for a second vote or
     ///   comment (found by scripts/reliability/fault-storm: the second upvote toggled the first off).
     /// - `positions`: queue positions planned earlier in this pass, by `jobKey(recipe, queue)`
-    ///   (two jobs of a recipe may post from one queue); the ones planned here are added.
+    ///   (two jobs of a recipe may post from one queue); the ones planned here are added when the
+    ///   job returns what to record.
     /// - `earlierStillWaiting`: the job has writes from an earlier occurrence still waiting in the
     ///   journal (for the limiter, a retry, a pause). New occurrences are then skipped, with the
     ///   reason, rather than piling up behind them: a schedule faster than the limits would
@@ -124,7 +125,7 @@ extension AccountPass {
                 let queueKey = queuePath(job.steps[index])
                 var position = 0
                 if let queueKey {
-                    if let local = positions[Self.jobKey(recipeID, queueKey)] {
+                    if let local = planned[queueKey] ?? positions[Self.jobKey(recipeID, queueKey)] {
                         position = local.next
                     } else {
                         position =
@@ -177,7 +178,6 @@ extension AccountPass {
                             let position = QueuePosition(
                                 next: queueIndex + 1, lastItem: expanded.write.title, updatedAt: now)
                             planned[queueKey] = position
-                            positions[Self.jobKey(recipeID, queueKey)] = position
                         }
                     }
                 }
@@ -186,6 +186,9 @@ extension AccountPass {
         // The counts this job planned count for the next job of the pass at once; they are
         // stored with the intents (`plan(into:)`).
         if !intents.isEmpty { self.dailyCounts = dailyCounts }
+        // Only now, with the job's commit certain to be made: a job given up half-way (a deferred
+        // read) must not leave a later job of the pass a position past items nobody journaled.
+        for (queue, position) in planned { positions[Self.jobKey(recipeID, queue)] = position }
         return JobCommit(recipe: recipeID, job: jobID, intents: intents, positions: planned, cursor: result.cursor)
     }
 

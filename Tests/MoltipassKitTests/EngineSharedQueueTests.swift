@@ -1,0 +1,53 @@
+import Foundation
+import MoltbookAPI
+import MoltipassKit
+import MoltipassTesting
+import Storage
+import Testing
+
+/// Two jobs of one recipe posting from one content queue, planned in the same pass (and
+/// journaled in one transaction).
+@Suite("Engine: a queue shared by two jobs")
+struct EngineSharedQueueTests {
+    /// 2026-03-02T00:00:00Z.
+    static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
+
+    /// The first job takes a queue item and then fails its selector read, so it journals
+    /// nothing; the second job, due in the same pass, takes that same first item (nothing is
+    /// skipped).
+    @Test func jobGivenUpHalfWayLeavesItsQueueItem() async throws {
+        let world = try EngineWorld(start: Self.t0)
+        defer { world.remove() }
+        try await world.register("queue_agent")
+        try world.queue("shared.yaml", count: 10)
+        let start = Self.t0.addingTimeInterval(25 * 3_600)
+        let iso = ISO8601DateFormatter().string(from: start)
+        let recipe = try world.recipe(
+            "shared-recipe.yaml",
+            """
+            agent: queue_agent
+            jobs:
+              - id: first
+                schedule: { every: 1h, start: \(iso) }
+                steps:
+                  - post: { submolt: general, queue: shared.yaml }
+                  - comment:
+                      on: { source: submolt, submolt: nowhere-to-be-found }
+                      content: "Never planned"
+              - id: second
+                schedule: { every: 1h, start: \(iso) }
+                steps:
+                  - post: { submolt: general, queue: shared.yaml }
+            """)
+        let runner = world.runner([recipe])
+        world.clock.set(start)
+        let report = await runner.pass(now: start)
+        #expect(report.items.contains { $0.job == "first" && $0.outcome == .failed })
+        let journal = try await world.store.read {
+            try $0.journalEntries(account: "queue_agent", states: Set(JournalState.allCases))
+        }
+        let titles = journal.compactMap { $0.payload.flatMap(PlannedWrite.init(payload:))?.title }
+        #expect(titles == ["Queue item 0"])
+        #expect(journal.allSatisfy { $0.job == "second" })
+    }
+}
