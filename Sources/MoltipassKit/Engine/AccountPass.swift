@@ -106,7 +106,9 @@ final class AccountPass {
             }
             stored(limiterData, info)
         } catch {
-            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            logger.error(
+                "could not store the end of the pass (limiter, heartbeat, lease)",
+                metadata: ["agent": "\(agent)", "error": "\(error)"])
             if release { _ = try? await store.releaseLease(account: agent, holder: holder) }
         }
     }
