@@ -79,7 +79,7 @@ let package = Package(
             name: "MoltipassKit",
             dependencies: [
                 "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox", "ChallengeSolver",
-                "CivilDate", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

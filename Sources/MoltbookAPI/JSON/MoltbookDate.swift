@@ -22,32 +22,53 @@ public enum MoltbookDate {
     public static func format(_ date: Date) -> String {
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
-        let fraction = micros - seconds * 1_000_000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilDate.date(ofDay: Int(days))
         var out = [UInt8]()
         out.reserveCapacity(32)
-        func digits(_ value: some BinaryInteger, _ width: Int) {
-            let text = String(value).utf8
-            for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
-            out += text
-        }
-        digits(year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        out.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 3600 / 60, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2)
+        appendCivil(seconds: Int(seconds), separator: UInt8(ascii: "T"), into: &out)
         out.append(UInt8(ascii: "."))
-        digits(fraction, 6)
+        appendDigits(Int(micros - seconds * 1_000_000), width: 6, into: &out)
         out += "+00:00".utf8
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `2026-03-02 09:30:00 +01:00`: `date` at `offset` seconds from UTC, to the second, the text
+    /// `DateFormatter` gives for `yyyy-MM-dd HH:mm:ss xxx` (ICU rounds the instant to the
+    /// millisecond, then takes the second it falls in).
+    public static func formatLocal(_ date: Date, offset: Int) -> String {
+        let millis = Int((date.timeIntervalSince1970 * 1_000).rounded())
+        let seconds = (millis >= 0 ? millis / 1_000 : (millis - 999) / 1_000) + offset
+        var out = [UInt8]()
+        out.reserveCapacity(26)
+        appendCivil(seconds: seconds, separator: UInt8(ascii: " "), into: &out)
+        out += offset < 0 ? " -".utf8 : " +".utf8
+        appendDigits(abs(offset) / 3_600, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(abs(offset) % 3_600 / 60, width: 2, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `yyyy-MM-dd` `separator` `HH:mm:ss` of `seconds` since 1970 (UTC, or already shifted).
+    static func appendCivil(seconds: Int, separator: UInt8, into out: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilDate.date(ofDay: days)
+        appendDigits(year, width: 4, into: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, into: &out)
+        out.append(separator)
+        appendDigits(secondOfDay / 3600, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 3600 / 60, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, width: 2, into: &out)
+    }
+
+    static func appendDigits(_ value: Int, width: Int, into out: inout [UInt8]) {
+        let text = String(value).utf8
+        for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
+        out += text
     }
 
     /// `yyyy-MM-dd[T ]HH:mm:ss[.fraction][Z|±HH[:MM]|±HHMM]`, on the UTF-8 bytes.

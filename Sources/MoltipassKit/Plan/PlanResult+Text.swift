@@ -1,5 +1,5 @@
-import CivilDate
 import Foundation
+import MoltbookAPI
 
 extension PlanResult {
     /// The terminal table: one line per event, times in the agent's zone, then the summary.
@@ -84,36 +84,7 @@ extension PlanResult {
     /// `yyyy-MM-dd HH:mm:ss xxx`), by calendar arithmetic: a formatter made per event was most of
     /// the time of a long plan's table and page.
     static func local(_ date: Date, _ zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: date)
-        // As ICU does: the instant rounded to the millisecond, then the second it falls in.
-        let millis = Int((date.timeIntervalSince1970 * 1_000).rounded())
-        let seconds = (millis >= 0 ? millis / 1_000 : (millis - 999) / 1_000) + offset
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilDate.date(ofDay: days)
-        var out: [UInt8] = []
-        out.reserveCapacity(26)
-        func digits(_ value: Int, _ width: Int) {
-            let text = String(value).utf8
-            for _ in 0..<max(0, width - text.count) { out.append(UInt8(ascii: "0")) }
-            out += text
-        }
-        digits(year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        out.append(UInt8(ascii: " "))
-        digits(secondOfDay / 3_600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 3_600 / 60, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2)
-        out += offset < 0 ? " -".utf8 : " +".utf8
-        digits(abs(offset) / 3_600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(abs(offset) % 3_600 / 60, 2)
-        return String(decoding: out, as: UTF8.self)
+        MoltbookDate.formatLocal(date, offset: zone.secondsFromGMT(for: date))
     }
 
     /// Time zones by identifier, looked up once per table rather than once per event.
