@@ -187,11 +187,8 @@ struct SandboxState: Sendable {
         guard let value = headers["Authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        // Spaces and tabs trimmed by hand: Foundation's trimming bridges through NSString on every request.
-        var key = parts[1]
-        while key.first == " " || key.first == "\t" { key.removeFirst() }
-        while key.last == " " || key.last == "\t" { key.removeLast() }
-        return key.isEmpty ? nil : String(key)
+        let key = HTTPHeaders.trimmingOWS(parts[1])
+        return key.isEmpty ? nil : key
     }
 
     /// Adds the anonymous window's headers (counted, never enforced).

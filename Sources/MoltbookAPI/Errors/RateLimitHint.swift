@@ -72,18 +72,18 @@ extension RateLimitHint {
     /// Parses headers and (if JSON) the body of any response.
     public static func parse(headers: HTTPHeaders, body: JSONValue?) -> RateLimitHint {
         var hint = RateLimitHint()
-        if let value = headers["Retry-After"].map(Self.trimmingOWS) {
+        if let value = headers["Retry-After"].map(HTTPHeaders.trimmingOWS) {
             if let seconds = Double(value), seconds.isFinite, seconds >= 0 {
                 hint.retryAfterHeader = seconds
             } else {
                 hint.retryAfterDate = MoltbookDate.parseHTTPDate(value)
             }
         }
-        hint.windowLimit = headers["X-RateLimit-Limit"].flatMap { Int(Self.trimmingOWS($0)) }
+        hint.windowLimit = headers["X-RateLimit-Limit"].flatMap { Int(HTTPHeaders.trimmingOWS($0)) }
         hint.windowRemaining = headers["X-RateLimit-Remaining"].flatMap {
-            Int(Self.trimmingOWS($0))
+            Int(HTTPHeaders.trimmingOWS($0))
         }
-        if let reset = headers["X-RateLimit-Reset"].flatMap({ Double(Self.trimmingOWS($0)) }) {
+        if let reset = headers["X-RateLimit-Reset"].flatMap({ Double(HTTPHeaders.trimmingOWS($0)) }) {
             // Documented as Unix seconds; a value this large can only be milliseconds.
             hint.windowReset = Date(timeIntervalSince1970: reset > 1e11 ? reset / 1000 : reset)
         }
@@ -98,14 +98,6 @@ extension RateLimitHint {
             if hint.textWait == nil, let text = body[key]?.string { hint.textWait = waitInProse(text) }
         }
         return hint
-    }
-
-    /// A header value without the optional whitespace around it (spaces and tabs, RFC 9110).
-    static func trimmingOWS(_ value: String) -> String {
-        var text = Substring(value)
-        while text.first == " " || text.first == "\t" { text.removeFirst() }
-        while text.last == " " || text.last == "\t" { text.removeLast() }
-        return String(text)
     }
 
     /// Reads "Wait 27 minutes", "try again in 45 seconds", "once every 2.5 minutes" style prose.

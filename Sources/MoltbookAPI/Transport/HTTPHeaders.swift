@@ -47,6 +47,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
+    /// A header value (or part of one) without the optional whitespace around it: spaces and
+    /// tabs (RFC 9110), trimmed without Foundation's `CharacterSet` machinery.
+    public static func trimmingOWS<S: StringProtocol>(_ value: S) -> String {
+        var text = Substring(value)
+        while text.first == " " || text.first == "\t" { text.removeFirst() }
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return String(text)
+    }
+
     private static func lower(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }

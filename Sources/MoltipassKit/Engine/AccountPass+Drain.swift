@@ -260,10 +260,7 @@ extension AccountPass {
                 if let stored { _ = try transaction.recordChallenge(stored) }
                 _ = try transaction.markDone(key: key, remoteID: remoteID, at: now)
                 if let fact { try transaction.recordDedup(fact) }
-                if let limiterData {
-                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
-                }
-                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
             self.stored(limiterData, info)
         } catch {

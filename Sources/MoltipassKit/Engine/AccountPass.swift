@@ -97,10 +97,7 @@ final class AccountPass {
         )
         do {
             try await store.transaction { transaction in
-                if let limiterData {
-                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
-                }
-                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
                 try transaction.recordHeartbeat(heartbeat)
                 if release { _ = try transaction.releaseLease(account: agent, holder: holder) }
             }
@@ -174,10 +171,7 @@ final class AccountPass {
         let (agent, now) = (agent, now)
         do {
             try await store.transaction { transaction in
-                if let limiterData {
-                    try transaction.setLimiterState(limiterData, account: agent, key: "limiter", at: now)
-                }
-                if let info { try transaction.setLimiterState(info, account: agent, key: "account", at: now) }
+                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
             stored(limiterData, info)
         } catch {
@@ -198,6 +192,14 @@ final class AccountPass {
             }
         let info = createdAt == storedCreatedAt ? nil : AccountInfo(createdAt: createdAt).stored
         return (data == storedLimiter ? nil : data, info)
+    }
+
+    /// Writes what `limiterWrites()` gave (either may be nil: unchanged) in `transaction`.
+    static func write(
+        limiter: Data?, info: Data?, account: String, at now: Date, in transaction: any StateTransaction
+    ) throws {
+        if let limiter { try transaction.setLimiterState(limiter, account: account, key: "limiter", at: now) }
+        if let info { try transaction.setLimiterState(info, account: account, key: "account", at: now) }
     }
 
     /// Notes what `limiterWrites()` gave as stored.
