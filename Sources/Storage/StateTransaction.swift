@@ -37,9 +37,11 @@ public protocol StateTransaction: StateReader {
     func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry
     /// The outcome is unknown: read back before anything is sent again.
     func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry
-    /// Deletes finished entries (`done`, and `failed` without a retry) last updated before
-    /// `date`; returns how many. Dedup records and challenges keep their facts.
-    func pruneJournal(finishedBefore date: Date) throws -> Int
+    /// Deletes `account`'s `done` entries created before `date`; returns how many. Dedup
+    /// records and challenges keep their facts (their journal key is cleared). Entries in any
+    /// other state stay: pending ones are work, and a finally failed comment or vote still counts
+    /// as acted on (its outcome on the server may be unknown), so it must keep blocking its target.
+    func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int
 
     // MARK: Dedup facts
 

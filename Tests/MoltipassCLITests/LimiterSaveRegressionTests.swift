@@ -21,24 +21,17 @@ struct LimiterSaveRegressionTests {
         let t0 = RunFixture.t0
         let child = try await fixture.startWithLatePost(
             recipe, at: t0.addingTimeInterval(34 * 60), delay: 3, untilPosts: 2)
-        let inFlight = try await sqlite("SELECT key || ' ' || hex(state) FROM limiter_state", fixture)
+        let inFlight = try await fixture.sqlite("SELECT key || ' ' || hex(state) FROM limiter_state")
         #expect(await child.waitForExit(timeout: 30) == 0)
         try await fixture.admin(.delete, "faults")
         for line in inFlight.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            _ = try await sqlite("UPDATE limiter_state SET state = X'\(parts[1])' WHERE key = '\(parts[0])'", fixture)
+            _ = try await fixture.sqlite("UPDATE limiter_state SET state = X'\(parts[1])' WHERE key = '\(parts[0])'")
         }
 
         let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(60 * 60))
         #expect(next.status == 4, "\(next.stderr)")
         #expect(try await fixture.counter("rate_limited") == 0)
         #expect(try await fixture.titles(of: "saved_poster") == ["Item 0", "Item 1"])
-    }
-
-    /// `sqlite3 STATE SQL`, its output trimmed.
-    func sqlite(_ sql: String, _ fixture: RunFixture) async throws -> String {
-        let result = try await ProcessRunner.runSystem("/usr/bin/sqlite3", [fixture.statePath, sql])
-        #expect(result.status == 0, "sqlite3: \(result.stderr)")
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -86,9 +86,14 @@ struct RunFixture {
 
     /// Journal rows matching `condition`, read with the system `sqlite3`.
     func journalCount(_ condition: String) async throws -> Int {
-        let result = try await ProcessRunner.runSystem(
-            "/usr/bin/sqlite3", [statePath, "SELECT count(*) FROM journal WHERE \(condition);"])
-        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(try await sqlite("SELECT count(*) FROM journal WHERE \(condition);")) ?? -1
+    }
+
+    /// `sqlite3 STATE SQL`, its output trimmed.
+    func sqlite(_ sql: String) async throws -> String {
+        let result = try await ProcessRunner.runSystem("/usr/bin/sqlite3", [statePath, sql])
+        #expect(result.status == 0, "sqlite3: \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     // MARK: Sandbox admin

@@ -142,26 +142,55 @@ import Testing
         #expect(failed == ["retry", "gaveUp"])
     }
 
-    /// Pruning deletes only finished entries older than the cut-off, and dedup facts that
-    /// pointed at them stay (their journal key cleared).
-    @Test func pruneKeepsUnfinishedAndFacts() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        let (removed, left, fact) = try await store.transaction { tx in
-            for key in ["old-done", "old-intent", "new-done"] { _ = try tx.recordIntent(.sample(key), at: T.t0) }
-            _ = try tx.markDone(key: "old-done", remoteID: nil, at: T.at(10))
-            _ = try tx.markDone(key: "new-done", remoteID: nil, at: T.at(1_000))
+    /// Pruning deletes one account's done entries created before the cut-off, nothing else:
+    /// not newer ones, not unfinished or finally failed ones, not another account's. Facts and
+    /// challenges that pointed at a deleted entry stay, their journal key cleared; a rolled-back
+    /// prune deletes nothing.
+    @Test(arguments: ["sqlite", "memory"])
+    func pruneDeletesOnlyOldDoneEntriesOfTheAccount(kind: String) async throws {
+        let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
+        try await store.transaction { tx in
+            for key in ["old-done", "old-done-2", "old-intent", "old-failed"] {
+                _ = try tx.recordIntent(.sample(key), at: T.at(10))
+            }
+            _ = try tx.recordIntent(.sample("new-done"), at: T.at(1_000))
+            _ = try tx.recordIntent(.sample("bob-done", account: "bob"), at: T.at(10))
+            for key in ["old-done", "old-done-2", "new-done", "bob-done"] {
+                _ = try tx.markDone(key: key, remoteID: nil, at: T.at(1_001))
+            }
+            _ = try tx.markFailed(key: "old-failed", reason: "refused", retryAt: nil, at: T.at(20))
             try tx.recordDedup(
                 DedupRecord(
                     account: "alice", kind: .comment, target: "p1", value: "h", recordedAt: T.at(10),
                     journalKey: "old-done"))
-            let removed = try tx.pruneJournal(finishedBefore: T.at(500))
+            _ = try tx.recordChallenge(
+                StoredChallenge(
+                    code: "c1", account: "alice", text: "t", expiresAt: nil, contentType: "comment",
+                    contentID: "x", journalKey: "old-done-2", createdAt: T.at(10)))
+        }
+        struct Rollback: Error {}
+        await #expect(throws: Rollback.self) {
+            try await store.transaction { tx in
+                _ = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
+                throw Rollback()
+            }
+        }
+        let (removed, again, left, fact, challenge) = try await store.transaction { tx in
+            let keptAll = try tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).count
+            #expect(keptAll == 5)
+            let removed = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
+            let again = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
             let left = try tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).map(\.key).sorted()
             let fact = try tx.dedupRecords(account: "alice", kind: .comment, target: "p1").first
-            return (removed, left, fact)
+            return (removed, again, left, fact, try tx.challenge(code: "c1"))
         }
-        #expect(removed == 1)
-        #expect(left == ["new-done", "old-intent"])
+        #expect(removed == 2)
+        #expect(again == 0)
+        #expect(left == ["new-done", "old-failed", "old-intent"])
+        #expect(try await store.read { try $0.journalEntry(key: "bob-done") }?.state == .done)
         #expect(fact?.value == "h")
         #expect(fact?.journalKey == nil)
+        #expect(challenge?.journalKey == nil)
+        #expect(challenge?.status == .open)
     }
 }

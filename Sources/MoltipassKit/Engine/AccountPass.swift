@@ -83,7 +83,8 @@ final class AccountPass {
     }
 
     /// Ends the pass in one transaction: the limiter and account info if they changed, the
-    /// heartbeat, and (`run --once`) the lease released. One durable commit instead of three.
+    /// heartbeat, done journal entries past the retention pruned, and (`run --once`) the lease
+    /// released. One durable commit instead of three.
     ///
     /// Released here, awaited: a `Task` started from a `defer` may never run before a
     /// `run --once` process exits, leaving the lease to block the next cron run for its TTL. If
@@ -95,13 +96,24 @@ final class AccountPass {
         let (agent, holder, now, release) = (
             agent, runner.configuration.holder, now, runner.configuration.releaseLeases
         )
+        let cutOff = runner.configuration.journalCutOff(at: now)
         do {
-            try await store.transaction { transaction in
+            let pruned = try await store.transaction { transaction in
                 try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
                 try transaction.recordHeartbeat(heartbeat)
+                let pruned = try cutOff.map { try transaction.pruneJournal(account: agent, doneCreatedBefore: $0) } ?? 0
                 if release { _ = try transaction.releaseLease(account: agent, holder: holder) }
+                return pruned
             }
             stored(limiterData, info)
+            if pruned > 0, let cutOff {
+                logger.info(
+                    "pruned done journal entries past the retention",
+                    metadata: [
+                        "agent": "\(agent)", "event": "journal_pruned", "entries": "\(pruned)",
+                        "created_before": "\(MoltbookDate.format(cutOff))",
+                    ])
+            }
         } catch {
             logger.error(
                 "could not store the end of the pass (limiter, heartbeat, lease)",

@@ -33,8 +33,25 @@ public final class Runner: Sendable {
         /// Whether a lease holder is a process that no longer exists (its lease is taken over
         /// instead of waited out); `LeaseHolder.isDeadLocalProcess` by default.
         public var isDeadHolder: @Sendable (String) -> Bool = LeaseHolder.isDeadLocalProcess
+        /// How long a done journal entry is kept (nil: for ever). Without a limit the state
+        /// file grows by every write's rendered payload for as long as the agent runs. What
+        /// dedup needs survives pruning: the desired-state facts stay (one small row per target
+        /// acted on), and so do pending and finally failed entries. 90 days by default, long
+        /// enough for `status` and for reading a quarter's history with `sqlite3`.
+        public var journalRetention: TimeInterval? = Self.defaultJournalRetention
+
+        public static let defaultJournalRetention: TimeInterval = 90 * 86_400
 
         public init(holder: String) { self.holder = holder }
+
+        /// The cut-off of a pass at `now`: entries created before it are pruned. Rounded down
+        /// to a UTC midnight, so the cut moves once a day and every pass in between finds
+        /// nothing to delete (one index seek) instead of a few rows each time.
+        public func journalCutOff(at now: Date) -> Date? {
+            guard let journalRetention else { return nil }
+            let cut = (now.timeIntervalSince1970 - journalRetention) / 86_400
+            return Date(timeIntervalSince1970: cut.rounded(.down) * 86_400)
+        }
     }
 
     public let recipes: [Recipe]

@@ -115,7 +115,9 @@ private struct RecordingTransaction: StateTransaction {
     func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry {
         try inner.markUncertain(key: key, reason: reason, at: now)
     }
-    func pruneJournal(finishedBefore date: Date) throws -> Int { try inner.pruneJournal(finishedBefore: date) }
+    func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int {
+        try inner.pruneJournal(account: account, doneCreatedBefore: date)
+    }
     func recordDedup(_ record: DedupRecord) throws { try inner.recordDedup(record) }
     func removeDedup(account: String, kind: DedupKind, target: String) throws {
         try inner.removeDedup(account: account, kind: kind, target: target)

@@ -14,6 +14,12 @@ extension MemoryTables {
         }
     }
 
+    /// Deletes `entries`, the oldest of `account`'s done bucket in its order, in one cut.
+    mutating func removeDonePrefix(of account: String, _ entries: [JournalEntry]) {
+        for entry in entries { journal[entry.key] = nil }
+        journalByAccount[account, default: AccountJournal()].removeDonePrefix(entries)
+    }
+
     mutating func putDedup(_ account: String, _ kind: DedupKind, _ target: String, _ records: [DedupRecord]) {
         // Modified in place (nested `default:` subscripts), so the sets are never copied.
         dedup[account, default: [:]][kind, default: DedupFacts()].put(target, records)
@@ -37,6 +43,16 @@ extension AccountJournal {
 
     mutating func remove(_ entry: JournalEntry) {
         buckets[JournalBucket(entry)]?.remove(Self.item(entry))
+        forgetTarget(of: entry)
+    }
+
+    /// Removes `entries`, the first of the done bucket, in one cut.
+    mutating func removeDonePrefix(_ entries: [JournalEntry]) {
+        buckets[.done]?.removeFirst(entries.count)
+        for entry in entries { forgetTarget(of: entry) }
+    }
+
+    private mutating func forgetTarget(of entry: JournalEntry) {
         if let target = entry.target {
             let count = (targetCounts[entry.action]?[target] ?? 1) - 1
             targetCounts[entry.action]?[target] = count > 0 ? count : nil

@@ -107,6 +107,10 @@ struct OrderedKeys: Sendable {
         items.insert(item, at: position(of: item))
     }
 
+    mutating func removeFirst(_ count: Int) {
+        items.removeFirst(count)
+    }
+
     mutating func remove(_ item: Item) {
         let index = position(of: item)
         if index < items.count, items[index].key == item.key { items.remove(at: index) }

@@ -36,14 +36,31 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep done journal entries at least this long (90d, 30d, …), or 'forever'.",
+            discussion: "Older ones are pruned once a day; dedup facts, pending and failed entries always stay.",
+            valueName: "duration"))
+    var journalRetention = "90d"
+
     @Option(help: .hidden)
     var now: String?
+
+    /// `--journal-retention` in seconds; nil for `forever`.
+    static func retention(_ text: String) throws -> TimeInterval? {
+        let parsed = RunSession.journalRetention(text)
+        guard parsed.valid else {
+            throw ValidationError("--journal-retention takes a duration such as 90d or 12h30m, or 'forever'")
+        }
+        return parsed.seconds
+    }
 
     func validate() throws {
         if recipes.isEmpty { throw ValidationError("give at least one recipe file") }
         if let logFormat, !["text", "json"].contains(logFormat) { throw ValidationError("--log-format text|json") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level") }
         if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+        _ = try Self.retention(journalRetention)
     }
 
     func run() async throws {
@@ -59,9 +76,10 @@ struct Run: AsyncParsableCommand {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
             let logger = makeLogger()
-            let session = try await RunSession(
+            var session = try await RunSession(
                 recipes: recipes, statePath: statePath, keys: try keys.session(), logger: logger,
                 now: now.flatMap { ISO8601DateFormatter().date(from: $0) })
+            session.journalRetention = try Self.retention(journalRetention)
             if once {
                 let started = session.clock()
                 let report = await session.runOnce(maxWait: maxWait, environment: environment)

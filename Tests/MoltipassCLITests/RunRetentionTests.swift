@@ -1,0 +1,74 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// `run --journal-retention`: done journal entries older than the retention leave the state
+/// file; what dedup needs stays, so a pruned vote is still never sent again.
+@Suite("run --journal-retention")
+struct RunRetentionTests {
+    static let day: TimeInterval = 86_400
+
+    @Test
+    func prunesOldDoneEntriesAndKeepsTheirFacts() async throws {
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        defer { Task { await fixture.stop() } }
+        try await fixture.setClock(RunFixture.t0.addingTimeInterval(-2 * Self.day))
+        try await fixture.agent("keeper")
+        let target = try await fixture.hostPost()
+        try fixture.queue(count: 5)
+        let recipe = try fixture.postingRecipe(
+            "keeper",
+            extraJobs: """
+                  - id: votes
+                    schedule: { every: 30m }
+                    steps:
+                      - vote: { ensure: upvoted, post: \(target) }
+                """)
+
+        let first = try await fixture.run([recipe, "--once"], at: RunFixture.t0)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try await fixture.journalCount("state = 'done'") == 2)
+
+        // 91 days later, keeping everything: nothing is pruned, and the vote is not sent again.
+        let later = RunFixture.t0.addingTimeInterval(91 * Self.day)
+        let kept = try await fixture.run([recipe, "--once", "--journal-retention", "forever"], at: later)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try await fixture.journalCount("state = 'done'") == 3)
+        #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970 - 90 * Self.day)") == 2)
+
+        // The default (90 days): the two entries of t0 go, the two of the last 91st day stay.
+        let pruning = try await fixture.run(
+            [recipe, "--once", "--log-level", "info", "--log-format", "json"], at: later.addingTimeInterval(1_860))
+        #expect(pruning.status == 0, "\(pruning.stderr)")
+        #expect(try await fixture.journalCount("state = 'done'") == 2)
+        #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970)") == 0)
+        let line = try #require(pruning.stderr.split(separator: "\n").first { $0.contains("journal_pruned") })
+        #expect(line.contains("\"entries\":\"2\""), "\(line)")
+
+        // The vote's fact outlives its journal entry: the target is still never voted twice.
+        let again = try await fixture.run([recipe, "--once"], at: later.addingTimeInterval(3_720))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try await fixture.counter("votes_cast") == 1)
+        #expect(try await fixture.counter("votes_removed") == 0)
+        #expect(
+            try await fixture.sqlite("SELECT count(*) FROM dedup WHERE kind = 'post_vote' AND journal_key IS NULL")
+                == "1")
+        #expect(try await fixture.titles(of: "keeper") == ["Item 0", "Item 1", "Item 2", "Item 3"])
+    }
+
+    @Test
+    func refusesAMalformedRetention() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let recipe = home.path + "/r.yaml"
+        try
+            "agent: someone\njobs:\n  - id: p\n    schedule: { every: 1h }\n    steps:\n      - post: { submolt: general, title: t, content: c }\n"
+            .write(toFile: recipe, atomically: true, encoding: .utf8)
+        let state = home.path + "/state.sqlite"
+        let result = try await home.run(["run", recipe, "--once", "--state", state, "--journal-retention", "3x"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--journal-retention"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+    }
+}
