@@ -243,7 +243,8 @@ enum Operation: CustomStringConvertible {
         case 10: return .failed(pick(Domain.journalKeys), retryAt: random.next(2) == 0 ? nil : time(), at: time())
         case 11: return .uncertain(pick(Domain.journalKeys), at: time())
         case 12:
-            return random.next(4) == 0 ? .prune(account: account, before: time()) : .sent(pick(Domain.journalKeys), at: time())
+            return random.next(4) == 0
+                ? .prune(account: account, before: time()) : .sent(pick(Domain.journalKeys), at: time())
         case 13:
             return .dedup(
                 DedupRecord(
