@@ -93,7 +93,11 @@ let package = Package(
         // bench/run-all only: requests through MoltbookClient for the per-request overhead (not shipped).
         .executableTarget(
             name: "moltipass-bench",
-            dependencies: ["MoltbookAPI", "Keychain", .product(name: "CryptoExtras", package: "swift-crypto")],
+            dependencies: [
+                "MoltbookAPI", "Keychain", "MoltipassKit", "Recipes", "Storage",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "bench/Sources/moltipass-bench"),
         .target(
             name: "MoltipassTesting",

@@ -425,6 +425,19 @@ def plan_speed():
                          "recipe_speed": simulated * len(recipes) / wall, "runs": runs})
             log(f"plan-speed: {label}: {wall:.2f} s, {simulated / wall:,.0f} simulated s per s")
 
+        # The engine's floor: a pass with nothing due and no request, against plan's in-memory
+        # store, next to the time a pass of the month may take for the target.
+        daily = os.path.join(work.path, "daily")
+        subprocess.run([PYTHON, os.path.join(ROOT, "bench", "gen-recipes.py"), daily, "--daily-at-utc", "12:00"],
+                       check=True)
+        floor = json.loads(subprocess.run(
+            [CLIENT_BENCH, "empty-passes", "20000", *sorted(os.path.join(daily, name) for name in os.listdir(daily))],
+            check=True, capture_output=True, text=True, timeout=limit).stdout)
+        month = rows[-1]
+        budget_us = (30 * 86_400 / 1e6) / month["passes"] * 1e6 if month.get("passes") else None
+        pass_us = month["wall_s"] / month["passes"] * 1e6 if month.get("passes") else None
+        log(f"plan-speed: empty pass {floor['microseconds_per_pass']:.1f} µs; budget {budget_us} µs")
+
         def text(row):
             if row["wall_s"] is None:
                 return f"{row['case']}: > {row['timeout_s']} s (< {row['speed']:,.0f} sim s/s)"
@@ -437,9 +450,15 @@ def plan_speed():
         save("plan-speed", {
             "title": "`plan` speed (simulated seconds per wall second)",
             "target": "100 recipes × 30 days ≥ 10^6 sim s/s (seconds of the simulated clock)",
-            "result": "; ".join(text(row) for row in rows),
+            "result": "; ".join(text(row) for row in rows)
+                      + (f". Per pass of the month: {pass_us:.0f} µs; the target allows {budget_us:.1f} µs"
+                         if pass_us and budget_us else "")
+                      + f"; the engine's floor, a pass with nothing due and no request "
+                        f"(`moltipass-bench empty-passes`, median of 5 × 20,000): "
+                        f"{floor['microseconds_per_pass']:.1f} µs",
             "met": target_row["wall_s"] is not None and target_row["speed"] >= 1e6,
-            "numbers": {"cases": rows, "limit_s": limit},
+            "numbers": {"cases": rows, "limit_s": limit, "empty_pass_us": floor["microseconds_per_pass"],
+                        "pass_us": pass_us, "budget_us": budget_us},
             "command": "bench/run-all --only plan-speed  (`python3 bench/gen-recipes.py DIR` then "
                        f"`moltipass plan DIR/*.yaml --for 30d --from {PLAN_FROM} --json`; "
                        "BENCH_PLAN_LIMIT=seconds caps each run, default 240)",

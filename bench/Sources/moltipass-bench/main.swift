@@ -8,10 +8,20 @@
 //   moltipass-bench kdf
 //       One scrypt derivation with the keychain's default cost (`ScryptParameters.strong`), in a
 //       fresh process as `run --once` does it; prints `{"kdf_seconds": S}`.
+//   moltipass-bench empty-passes COUNT RECIPE…
+//       The engine's floor: COUNT passes of each recipe's agent (one `Runner` per agent, as `plan`
+//       drives them) against `plan`'s in-memory state store, one simulated second apart, at
+//       instants where nothing is due (give recipes due once a day, 12 h away:
+//       `gen-recipes.py --daily-at-utc`). No request is made. Prints
+//       `{"passes": N, "seconds": S, "microseconds_per_pass": U}` (median of 5 rounds).
 import CryptoExtras
 import Foundation
 import Keychain
+import Logging
 import MoltbookAPI
+import MoltipassKit
+import Recipes
+import Storage
 
 let clock = ContinuousClock()
 
@@ -27,6 +37,10 @@ if arguments.count == 2, arguments[1] == "kdf" {
         from: Data("benchmark passphrase".utf8), salt: Data(repeating: 7, count: 16), outputByteCount: 32,
         rounds: scrypt.n, blockSize: Int(scrypt.r), parallelism: Int(scrypt.p))
     print("{\"kdf_seconds\": \(seconds(clock.now - started))}")
+    exit(0)
+}
+if arguments.count >= 4, arguments[1] == "empty-passes", let count = Int(arguments[2]), count > 0 {
+    try await emptyPasses(count: count, paths: Array(arguments[3...]))
     exit(0)
 }
 guard arguments.count == 3, let base = URL(string: arguments[1]), let count = Int(arguments[2]), count > 0,
@@ -45,3 +59,48 @@ for _ in 0..<count {
     _ = try await client.me()
 }
 print("{\"requests\": \(count), \"seconds\": \(seconds(clock.now - started))}")
+
+struct NoRequestExpected: Error {}
+
+func emptyPasses(count: Int, paths: [String]) async throws {
+    var recipes: [Recipe] = []
+    for path in paths {
+        guard case .success(let recipe) = RecipeLoader.load(path: path) else {
+            FileHandle.standardError.write(Data("moltipass-bench: invalid recipe \(path)\n".utf8))
+            exit(65)
+        }
+        recipes.append(recipe)
+    }
+    let store = MemoryStateStore()
+    let agents = Array(Set(recipes.map(\.agent.value))).sorted()
+    let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+    let runners = agents.map { agent in
+        Runner(
+            recipes: recipes.filter { $0.agent.value == agent }, store: store,
+            configuration: Runner.Configuration(holder: "bench"), logger: logger
+        ) { _, _ in throw NoRequestExpected() }
+    }
+    // 2026-03-02T00:00:00Z; the recipes are due at 12:00 UTC.
+    let start = Date(timeIntervalSince1970: 1_772_409_600)
+    var rounds: [Double] = []
+    var instant = start
+    for _ in 0..<5 {
+        var passes = 0
+        let began = clock.now
+        while passes < count {
+            for runner in runners where passes < count {
+                let report = await runner.pass(now: instant)
+                if !report.items.isEmpty {
+                    FileHandle.standardError.write(Data("moltipass-bench: something was due at \(instant)\n".utf8))
+                    exit(1)
+                }
+                passes += 1
+            }
+            instant = instant.addingTimeInterval(1)
+        }
+        rounds.append(seconds(clock.now - began))
+    }
+    let median = rounds.sorted()[2]
+    print(
+        "{\"passes\": \(count), \"seconds\": \(median), \"microseconds_per_pass\": \(median / Double(count) * 1e6)}")
+}
