@@ -15,8 +15,8 @@ public struct RunSession: Sendable {
     public let logger: Logger
     /// The wall clock, or a fixed start plus monotonic elapsed time (`--now`, tests).
     public let clock: @Sendable () -> Date
-    /// `--journal-retention`: how long done journal entries are kept (nil: for ever).
-    public var journalRetention: TimeInterval? = Runner.Configuration.defaultJournalRetention
+    /// `--journal-retention`: how long done journal entries are kept.
+    public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
 
     /// Loads and validates every recipe (a directory: its `*.yaml`/`*.yml` files, `RecipePaths`);
     /// all diagnostics of all files when any is invalid.
@@ -54,14 +54,6 @@ public struct RunSession: Sendable {
         }
     }
 
-    /// `--journal-retention`: `forever` keeps every entry (nil); otherwise a duration as recipes
-    /// write them (`90d`, `12h30m`). Nil result with `valid` false: neither.
-    public static func journalRetention(_ text: String) -> (valid: Bool, seconds: TimeInterval?) {
-        if text == "forever" { return (true, nil) }
-        guard let seconds = try? DurationText.seconds(text) else { return (false, nil) }
-        return (true, TimeInterval(seconds))
-    }
-
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -71,7 +63,7 @@ public struct RunSession: Sendable {
         var configuration = Runner.Configuration(holder: holder)
         configuration.releaseLeases = releaseLeases
         configuration.environment = environment
-        configuration.journalRetention = journalRetention
+        configuration.journalRetention = journalRetention.seconds
         let keys = keys
         let logger = logger
         return Runner(recipes: recipes, store: store, configuration: configuration, logger: logger) { agent, baseURL in

@@ -46,13 +46,12 @@ struct Run: AsyncParsableCommand {
     @Option(help: .hidden)
     var now: String?
 
-    /// `--journal-retention` in seconds; nil for `forever`.
-    static func retention(_ text: String) throws -> TimeInterval? {
-        let parsed = RunSession.journalRetention(text)
-        guard parsed.valid else {
+    /// `--journal-retention`, parsed.
+    static func retention(_ text: String) throws -> JournalRetention {
+        guard let retention = JournalRetention(text) else {
             throw ValidationError("--journal-retention takes a duration such as 90d or 12h30m, or 'forever'")
         }
-        return parsed.seconds
+        return retention
     }
 
     func validate() throws {
