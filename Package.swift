@@ -106,7 +106,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltipassTesting"]),
+        .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltipassTesting"]),
         .testTarget(
             name: "MoltbookSandboxTests",
             dependencies: [
@@ -118,11 +118,11 @@ let package = Package(
             name: "ClientIntegrationTests",
             dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
         ),
-        .testTarget(name: "MoltipassCLITests", dependencies: ["MoltipassTesting"]),
+        .testTarget(name: "MoltipassCLITests", dependencies: ["MoltbookSandbox", "MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltipassTesting"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltbookSandbox", "MoltipassTesting"]),
         .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox"]),
     ],

@@ -20,6 +20,11 @@ public struct SandboxRandom: RandomNumberGenerator, Sendable {
         return range.lowerBound + Int(next() % span)
     }
 
+    /// A uniform index below `count` (0 when `count` is 0 or less).
+    public mutating func index(_ count: Int) -> Int {
+        Int(next() % UInt64(max(count, 1)))
+    }
+
     /// A uniform double in [0, 1).
     public mutating func unit() -> Double {
         Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)

@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookSandbox
 import MoltipassTesting
 import Testing
 
@@ -282,46 +283,34 @@ private let invalidDocuments: [JSONTestDocument] = {
 
 // MARK: - Random documents
 
-/// SplitMix64, so every run generates the same documents.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+extension SandboxRandom {
+    /// True `percent` times in a hundred (one draw).
+    mutating func percent(_ percent: Int) -> Bool { index(100) < percent }
 }
 
 /// Builds JSON text by hand: nested values, strings with every escape and raw control characters, numbers of
 /// every shape (some out of range), duplicate keys and trailing commas, and the odd UTF-16 document.
 struct DocumentGenerator {
-    var random: SplitMix64
+    var random: SandboxRandom
 
-    init(seed: UInt64) { random = SplitMix64(state: seed) }
+    init(seed: UInt64) { random = SandboxRandom(seed: seed) }
 
     mutating func document() -> [UInt8] {
         var output: [UInt8] = []
-        if random.chance(3) {
+        if random.percent(3) {
             // String-free, so the pre-pass leaves it alone, then transcoded: the reference sniffs the encoding.
             value(into: &output, depth: 2, allowStrings: false)
             let text = String(decoding: output, as: UTF8.self)
-            switch random.below(4) {
-            case 0: return utf16LE(text, byteOrderMark: random.chance(50))
+            switch random.index(4) {
+            case 0: return utf16LE(text, byteOrderMark: random.percent(50))
             case 1: return utf16BE(text)
             case 2: return [0xFE, 0xFF] + utf16BE(text)
             default: return utf32LE(text)
             }
         }
-        if random.chance(3) { output += [0xEF, 0xBB, 0xBF] }
+        if random.percent(3) { output += [0xEF, 0xBB, 0xBF] }
         whitespace(into: &output)
-        value(into: &output, depth: random.below(6), allowStrings: true)
+        value(into: &output, depth: random.index(6), allowStrings: true)
         whitespace(into: &output)
         return output
     }
@@ -330,22 +319,22 @@ struct DocumentGenerator {
     mutating func mutated(_ document: [UInt8]) -> [UInt8] {
         var bytes = document
         let interesting = Array("{}[],:\"\\ -+.eE0159tfnu\u{01}\t".utf8) + [0x00, 0x80, 0xC3, 0xED, 0xFF]
-        for _ in 0...random.below(3) where !bytes.isEmpty {
-            let position = random.below(bytes.count)
-            switch random.below(4) {
+        for _ in 0...random.index(3) where !bytes.isEmpty {
+            let position = random.index(bytes.count)
+            switch random.index(4) {
             case 0: bytes.remove(at: position)
-            case 1: bytes.insert(interesting[random.below(interesting.count)], at: position)
+            case 1: bytes.insert(interesting[random.index(interesting.count)], at: position)
             case 2: bytes.insert(bytes[position], at: position)
-            default: bytes[position] = interesting[random.below(interesting.count)]
+            default: bytes[position] = interesting[random.index(interesting.count)]
             }
         }
         return bytes
     }
 
     private mutating func value(into output: inout [UInt8], depth: Int, allowStrings: Bool) {
-        let kind = depth == 0 ? random.below(5) : random.below(8)
+        let kind = depth == 0 ? random.index(5) : random.index(8)
         switch kind {
-        case 0: output += Array(["null", "true", "false"][random.below(3)].utf8)
+        case 0: output += Array(["null", "true", "false"][random.index(3)].utf8)
         case 1, 2: number(into: &output)
         case 3, 4:
             if allowStrings { string(into: &output) } else { number(into: &output) }
@@ -357,30 +346,30 @@ struct DocumentGenerator {
 
     private mutating func array(into output: inout [UInt8], depth: Int, allowStrings: Bool) {
         output.append(UInt8(ascii: "["))
-        let count = random.chance(15) ? 0 : random.below(7)
+        let count = random.percent(15) ? 0 : random.index(7)
         for index in 0..<count {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             whitespace(into: &output)
             value(into: &output, depth: depth - 1, allowStrings: allowStrings)
             whitespace(into: &output)
         }
-        if count > 0 && random.chance(5) { output.append(UInt8(ascii: ",")) }
+        if count > 0 && random.percent(5) { output.append(UInt8(ascii: ",")) }
         output.append(UInt8(ascii: "]"))
     }
 
     private mutating func object(into output: inout [UInt8], depth: Int) {
         output.append(UInt8(ascii: "{"))
-        let count = random.chance(15) ? 0 : random.below(7)
+        let count = random.percent(15) ? 0 : random.index(7)
         var keys: [[UInt8]] = []
         for index in 0..<count {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             whitespace(into: &output)
-            if !keys.isEmpty && random.chance(10) {
-                output += keys[random.below(keys.count)]
+            if !keys.isEmpty && random.percent(10) {
+                output += keys[random.index(keys.count)]
             } else {
                 var key: [UInt8] = []
-                if random.chance(50) {
-                    key = Array("\"\(["id", "name", "e\u{301}", "\u{E9}", "a", "score"][random.below(6)])\"".utf8)
+                if random.percent(50) {
+                    key = Array("\"\(["id", "name", "e\u{301}", "\u{E9}", "a", "score"][random.index(6)])\"".utf8)
                 } else {
                     string(into: &key)
                 }
@@ -393,7 +382,7 @@ struct DocumentGenerator {
             value(into: &output, depth: depth - 1, allowStrings: true)
             whitespace(into: &output)
         }
-        if count > 0 && random.chance(5) { output.append(UInt8(ascii: ",")) }
+        if count > 0 && random.percent(5) { output.append(UInt8(ascii: ",")) }
         output.append(UInt8(ascii: "}"))
     }
 
@@ -401,21 +390,21 @@ struct DocumentGenerator {
         output.append(UInt8(ascii: "\""))
         let pieces = ["a", "Z", " ", "/", "é", "中", "😀", "e\u{301}", "\u{7F}", "\u{FEFF}", "'"]
         let escapes = [#"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#]
-        for _ in 0..<random.below(random.chance(10) ? 40 : 12) {
-            switch random.below(10) {
-            case 0...4: output += Array(pieces[random.below(pieces.count)].utf8)
-            case 5: output += Array(escapes[random.below(escapes.count)].utf8)
+        for _ in 0..<random.index(random.percent(10) ? 40 : 12) {
+            switch random.index(10) {
+            case 0...4: output += Array(pieces[random.index(pieces.count)].utf8)
+            case 5: output += Array(escapes[random.index(escapes.count)].utf8)
             case 6:
                 // A BMP scalar that is not a surrogate, in either case of hex digits.
                 var unit = UInt16(truncatingIfNeeded: random.next())
                 if UTF16.isLeadSurrogate(unit) || UTF16.isTrailSurrogate(unit) { unit &-= 0x2000 }
-                let hex = String(unit, radix: 16, uppercase: random.chance(50))
+                let hex = String(unit, radix: 16, uppercase: random.percent(50))
                 output += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
             case 7:
-                let lead = 0xD800 + random.below(0x400)
-                let trail = 0xDC00 + random.below(0x400)
+                let lead = 0xD800 + random.index(0x400)
+                let trail = 0xDC00 + random.index(0x400)
                 output += Array("\\u\(String(lead, radix: 16))\\u\(String(trail, radix: 16, uppercase: true))".utf8)
-            case 8: output.append(UInt8(random.below(0x20)))  // a raw control character
+            case 8: output.append(UInt8(random.index(0x20)))  // a raw control character
             default: output += Array("moltbook".utf8)
             }
         }
@@ -423,28 +412,28 @@ struct DocumentGenerator {
     }
 
     private mutating func number(into output: inout [UInt8]) {
-        var text = random.chance(30) ? "-" : ""
-        switch random.below(4) {
+        var text = random.percent(30) ? "-" : ""
+        switch random.index(4) {
         case 0: text += "0"
-        case 1: text += String(1 + random.below(9))
+        case 1: text += String(1 + random.index(9))
         default:
-            text += String(1 + random.below(9))
-            for _ in 0..<random.below(random.chance(20) ? 30 : 8) { text += String(random.below(10)) }
+            text += String(1 + random.index(9))
+            for _ in 0..<random.index(random.percent(20) ? 30 : 8) { text += String(random.index(10)) }
         }
-        if random.chance(40) {
+        if random.percent(40) {
             text += "."
-            for _ in 0...random.below(random.chance(20) ? 25 : 6) { text += String(random.below(10)) }
+            for _ in 0...random.index(random.percent(20) ? 25 : 6) { text += String(random.index(10)) }
         }
-        if random.chance(30) {
-            text += random.chance(50) ? "e" : "E"
-            text += ["", "+", "-"][random.below(3)]
-            text += String(random.chance(10) ? 280 + random.below(60) : random.below(40))
+        if random.percent(30) {
+            text += random.percent(50) ? "e" : "E"
+            text += ["", "+", "-"][random.index(3)]
+            text += String(random.percent(10) ? 280 + random.index(60) : random.index(40))
         }
         output += Array(text.utf8)
     }
 
     private mutating func whitespace(into output: inout [UInt8]) {
-        guard random.chance(30) else { return }
-        output += Array([" ", "\n", "\t", "\r\n  ", "  \t"][random.below(5)].utf8)
+        guard random.percent(30) else { return }
+        output += Array([" ", "\n", "\t", "\r\n  ", "  \t"][random.index(5)].utf8)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MoltbookAPI
+import MoltbookSandbox
 import MoltipassTesting
 import Testing
 
@@ -18,7 +19,7 @@ struct RunCrashTests {
             ProcessInfo.processInfo.environment["MOLTIPASS_CRASH_SEED"].flatMap(UInt64.init)
             ?? UInt64.random(in: 1...UInt64(UInt32.max))
         print("RunCrashTests seed \(seed), \(Self.kills) kills (MOLTIPASS_CRASH_SEED to replay)")
-        var random = SplitMix(seed: seed)
+        var random = SandboxRandom(seed: seed)
         let fixture = try await RunFixture.start(sandboxArguments: ["--config", try Self.config()])
         defer { Task { await fixture.stop() } }
         // Registered two days early, so the engine too uses the established limits (1 post / 30 min):
@@ -78,20 +79,5 @@ struct RunCrashTests {
         let path = directory.file("sandbox.json").path
         try #"{"new_agent_period_seconds": 0}"#.write(toFile: path, atomically: true, encoding: .utf8)
         return path
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed replays the same kill points.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookSandbox
 import MoltipassTesting
 import Testing
 
@@ -14,12 +15,12 @@ import Testing
     func agreesWithSQLite(seed: UInt64) async throws {
         let sqlite = try SQLiteStateStore.inMemory()
         let memory = MemoryStateStore()
-        var random = SplitMix(seed: seed)
+        var random = SandboxRandom(seed: seed)
         var mismatches: [String] = []
         var outcomes: Set<String> = []
         for step in 0..<400 {
-            let operations = (0..<(random.next(3) + 1)).map { _ in Operation.random(&random, step: step) }
-            let failAfter = random.next(6) == 0 ? random.next(operations.count) : nil
+            let operations = (0..<(random.index(3) + 1)).map { _ in Operation.random(&random, step: step) }
+            let failAfter = random.index(6) == 0 ? random.index(operations.count) : nil
             let expected = await Self.apply(operations, failAfter: failAfter, to: sqlite)
             let actual = await Self.apply(operations, failAfter: failAfter, to: memory)
             if expected != actual { mismatches.append("step \(step) \(operations): \(expected) ≠ \(actual)") }
@@ -43,7 +44,7 @@ import Testing
     /// `memoryCopy()` of a populated SQLite store holds every row: the two answer every query alike.
     @Test func memoryCopyHoldsEveryRow() async throws {
         let sqlite = try SQLiteStateStore.inMemory()
-        var random = SplitMix(seed: 9)
+        var random = SandboxRandom(seed: 9)
         for step in 0..<300 {
             _ = await Self.apply([Operation.random(&random, step: step)], failAfter: nil, to: sqlite)
         }
@@ -210,68 +211,68 @@ enum Operation: CustomStringConvertible {
 
     var description: String { "\(Mirror(reflecting: self).children.first?.label ?? "?")" }
 
-    static func random(_ random: inout SplitMix, step: Int) -> Operation {
-        func pick<T>(_ values: [T]) -> T { values[random.next(values.count)] }
+    static func random(_ random: inout SandboxRandom, step: Int) -> Operation {
+        func pick<T>(_ values: [T]) -> T { values[random.index(values.count)] }
         // Times move forward with the step, with fractional seconds and some ties.
         let base = Double(step)
-        func time() -> Date { T.at(base + Double(random.next(4)) * 0.25 + (random.next(2) == 0 ? 0.1 : 0)) }
+        func time() -> Date { T.at(base + Double(random.index(4)) * 0.25 + (random.index(2) == 0 ? 0.1 : 0)) }
         let account = pick(Domain.accounts)
-        switch random.next(20) {
+        switch random.index(20) {
         case 0:
             return .limiter(
-                account: account, key: pick(Domain.keys), data: random.next(4) == 0 ? nil : Data([UInt8(step % 256)]))
+                account: account, key: pick(Domain.keys), data: random.index(4) == 0 ? nil : Data([UInt8(step % 256)]))
         case 1:
             return .hint(
                 LimitHint(
                     account: account, limitClass: pick(["post", "comment", "Write"]), notBefore: time(),
-                    source: "s\(step)", detail: pick(["", "d"]), recordedAt: time()), remove: random.next(3) == 0)
+                    source: "s\(step)", detail: pick(["", "d"]), recordedAt: time()), remove: random.index(3) == 0)
         case 2: return .cursor(recipe: pick(Domain.keys), job: pick(Domain.keys), at: time())
         case 3:
             return .queue(
                 recipe: pick(Domain.keys), queue: pick(Domain.keys),
-                QueuePosition(next: random.next(5) - 1, lastItem: pick([nil, "t"]), updatedAt: time()))
+                QueuePosition(next: random.index(5) - 1, lastItem: pick([nil, "t"]), updatedAt: time()))
         case 4, 5, 6:
             return .intent(
                 JournalIntent(
                     key: pick(Domain.journalKeys), account: account, recipe: pick(Domain.keys), job: "j",
-                    occurrence: time(), step: random.next(3), action: pick(Domain.actions),
-                    target: random.next(5) == 0 ? nil : pick(Domain.targets), contentHash: "h\(step)",
-                    payload: random.next(3) == 0 ? nil : Data("p\(step)".utf8),
-                    notBefore: random.next(2) == 0 ? nil : time()), at: time())
+                    occurrence: time(), step: random.index(3), action: pick(Domain.actions),
+                    target: random.index(5) == 0 ? nil : pick(Domain.targets), contentHash: "h\(step)",
+                    payload: random.index(3) == 0 ? nil : Data("p\(step)".utf8),
+                    notBefore: random.index(2) == 0 ? nil : time()), at: time())
         case 7, 8: return .sent(pick(Domain.journalKeys), at: time())
         case 9: return .done(pick(Domain.journalKeys), remoteID: pick([nil, "r\(step)"]), at: time())
-        case 10: return .failed(pick(Domain.journalKeys), retryAt: random.next(2) == 0 ? nil : time(), at: time())
+        case 10: return .failed(pick(Domain.journalKeys), retryAt: random.index(2) == 0 ? nil : time(), at: time())
         case 11: return .uncertain(pick(Domain.journalKeys), at: time())
         case 12:
-            return random.next(4) == 0
+            return random.index(4) == 0
                 ? .prune(account: account, before: time()) : .sent(pick(Domain.journalKeys), at: time())
         case 13:
             return .dedup(
                 DedupRecord(
                     account: account, kind: pick(DedupKind.allCases), target: pick(Domain.targets),
                     value: pick(Domain.values), recordedAt: time(),
-                    journalKey: random.next(3) == 0 ? nil : pick(Domain.journalKeys)))
+                    journalKey: random.index(3) == 0 ? nil : pick(Domain.journalKeys)))
         case 14: return .removeDedup(account: account, kind: pick(DedupKind.allCases), target: pick(Domain.targets))
         case 15:
             return .pause(
                 AccountPause(
-                    account: account, kind: pick(PauseKind.allCases), until: random.next(3) == 0 ? nil : time(),
-                    reason: "r\(step)", createdAt: time()), clear: random.next(3) == 0)
+                    account: account, kind: pick(PauseKind.allCases), until: random.index(3) == 0 ? nil : time(),
+                    reason: "r\(step)", createdAt: time()), clear: random.index(3) == 0)
         case 16:
             return .challenge(
                 StoredChallenge(
                     code: pick(Domain.codes), account: account, text: "t\(step)",
-                    expiresAt: random.next(2) == 0 ? nil : time(), contentType: "post",
-                    contentID: pick([nil, "c"]), journalKey: random.next(2) == 0 ? nil : pick(Domain.journalKeys),
-                    createdAt: T.at(Double(random.next(3)))))
+                    expiresAt: random.index(2) == 0 ? nil : time(), contentType: "post",
+                    contentID: pick([nil, "c"]), journalKey: random.index(2) == 0 ? nil : pick(Domain.journalKeys),
+                    createdAt: T.at(Double(random.index(3)))))
         case 17:
-            return random.next(2) == 0
+            return random.index(2) == 0
                 ? .attempt(pick(Domain.codes), at: time())
                 : .resolve(pick(Domain.codes), pick(ChallengeStatus.allCases), at: time())
         case 18:
             let holder = pick(Domain.holders)
-            let ttl = Double(random.next(3) + 1) * 0.5
-            switch random.next(3) {
+            let ttl = Double(random.index(3) + 1) * 0.5
+            switch random.index(3) {
             case 0: return .acquire(account: account, holder: holder, at: time(), ttl: ttl)
             case 1: return .renew(account: account, holder: holder, at: time(), ttl: ttl)
             default: return .release(account: account, holder: holder)
@@ -279,7 +280,7 @@ enum Operation: CustomStringConvertible {
         default:
             return .heartbeat(
                 Heartbeat(holder: pick(Domain.holders), startedAt: time(), lastTick: time(), detail: "d"),
-                remove: random.next(3) == 0)
+                remove: random.index(3) == 0)
         }
     }
 
@@ -340,21 +341,5 @@ enum Operation: CustomStringConvertible {
             }
             return "ok"
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed replays exactly.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(max(bound, 1)))
     }
 }

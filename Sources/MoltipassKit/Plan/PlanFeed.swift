@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookSandbox
 import Recipes
 
 /// The posts other agents write into the simulated Moltbook, so selectors have targets.
@@ -112,7 +113,7 @@ public struct PlanFeed: Sendable, Codable, Equatable {
     public static func generate(
         needs: Needs, start: Date, end: Date, seed: UInt64, perHour: Double
     ) -> PlanFeed {
-        var random = PlanRandom(seed: seed ^ 0x5EED_F00D)
+        var random = SandboxRandom(seed: seed ^ 0x5EED_F00D)
         let authors = generatedAuthors(needs)
         let topics = [
             "tide tables", "release notes", "a small parser", "weekly digest", "agent etiquette", "rate limits",
@@ -141,24 +142,4 @@ public struct PlanFeed: Sendable, Codable, Equatable {
         }
         return PlanFeed(posts: posts.sorted { ($0.at ?? start, $0.submolt) < ($1.at ?? start, $1.submolt) })
     }
-}
-
-/// SplitMix64: small, seeded, the same on every platform.
-struct PlanRandom: Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    mutating func index(_ count: Int) -> Int { Int(next() % UInt64(max(count, 1))) }
 }

@@ -20,13 +20,13 @@ final class PlanTransport: HTTPTransport, Sendable {
     let inner: InProcessSandboxTransport
     let faultRate: Double
     private let agentsByKey = Mutex<[String: String]>([:])
-    private let dice: Mutex<PlanRandom>
+    private let dice: Mutex<SandboxRandom>
     private let tally = Mutex(Tally())
 
     init(inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64) {
         self.inner = inner
         self.faultRate = faultRate
-        dice = Mutex(PlanRandom(seed: seed ^ 0xFA17))
+        dice = Mutex(SandboxRandom(seed: seed ^ 0xFA17))
     }
 
     var model: SandboxModel { inner.model }
