@@ -122,7 +122,12 @@ let package = Package(
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "MoltbookSandbox", "MoltipassTesting"]),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "Storage", "MoltbookSandbox", "MoltipassTesting", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox"]),
     ],

@@ -24,14 +24,18 @@ extension Limiter {
     /// - `daily_remaining` below the local count re-syncs the action's daily rule.
     /// `reservedAt` is when the refused action was admitted locally: a 429 takes that
     /// admission back from the action's class (the request itself still counted).
+    /// `window` is the class the `X-RateLimit-*` headers describe, `request` when nil: the
+    /// open-source server reports its post and comment limiters in those headers on the post
+    /// and comment endpoints, and applying them to every write froze follows and votes for
+    /// half an hour after one post.
     @discardableResult
     public mutating func absorb(
         _ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil,
-        at now: Date
+        window: LimitClass? = nil, at now: Date
     ) -> Absorbed {
         var result = Absorbed()
         if status == 429, let action, let reservedAt { cancel(action, reservedAt: reservedAt) }
-        syncWindow(hint, request: request, at: now, into: &result)
+        syncWindow(hint, request: window ?? request, at: now, into: &result)
         if let action, let daily = hint.dailyRemaining { syncDaily(daily, for: action, at: now) }
         guard status == 429 else { return result }
 

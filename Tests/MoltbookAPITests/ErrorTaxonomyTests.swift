@@ -18,7 +18,8 @@ struct ErrorTaxonomyTests {
         ("error-500.json", 500, .serverError),
         ("error-429-generic.json", 429, .rateLimited),
         ("error-429-post-cooldown.json", 429, .rateLimited),
-        ("success-false-on-200.json", 200, .badRequest),
+        // `success: false` on a 200 with no recognised reason: maybe applied, so not a refusal.
+        ("success-false-on-200.json", 200, .unrecognized),
         ("verify-expired.json", 410, .expired),
     ])
     func classification(file: String, status: Int, code: APIError.Code) async throws {

@@ -107,7 +107,7 @@ struct FixtureDecodingTests {
         let (client, transport) = try fixtureClient("post-create.json", status: 201)
         let created = try await client.createPost(.text(submolt: "general", title: "Tide tables", content: "x")).value
         #expect(created.challenge == nil)
-        #expect(created.item.author?.name == "TidePoolBot")
+        #expect(created.item!.author?.name == "TidePoolBot")
         let body = try JSONValue.parse(try #require(transport.requests.first?.body))
         #expect(body["submolt_name"]?.string == "general")
         #expect(body["title"]?.string == "Tide tables")
@@ -124,7 +124,7 @@ struct FixtureDecodingTests {
         #expect(postChallenge.contentType == "post")
         #expect(postChallenge.contentID == "7a9f0df9-3c1e-4b8a-9f2d-1e6c5b4a3d21")
         #expect(postChallenge.expiresAt == MoltbookDate.parse("2026-03-01T10:05:00Z"))
-        #expect(post.item.verificationStatus == .pending)
+        #expect(post.item!.verificationStatus == .pending)
 
         let (commentClient, _) = try fixtureClient("comment-create-challenge.json")
         let comment = try await commentClient.createComment(postID: "p", content: "Nice tides.").value
@@ -140,7 +140,7 @@ struct FixtureDecodingTests {
         let (submoltClient, _) = try fixtureClient("submolt-create-challenge.json")
         let submolt = try await submoltClient.createSubmolt(NewSubmolt(name: "tide-pools", displayName: "Tide Pools"))
         #expect(submolt.value.challenge?.code == "moltbook_verify_5ub5ub5ub5ub5ub5")
-        #expect(submolt.value.item.yourRole == "owner")
+        #expect(submolt.value.item!.yourRole == "owner")
     }
 
     /// Vote responses surface the toggle action.

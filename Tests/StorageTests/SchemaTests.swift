@@ -14,7 +14,39 @@ import Testing
         let accounts = try await store.read { try $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
-        #expect(applied == [Schema.currentVersion])
+        #expect(applied == ["v1", "v2"])
+        #expect(applied.contains(Schema.currentVersion))
+    }
+
+    /// A v1 file's pauses and challenges survive the v2 migration (the pauses table is rebuilt
+    /// for the `key_refused` kind; challenges gain `answer_path`, nil for old rows).
+    @Test func v1FileMigratesToV2() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let queue = try DatabaseQueue(path: file.path)
+        var v1Only = DatabaseMigrator()
+        v1Only.registerMigration("v1") { db in try db.execute(sql: Schema.v1) }
+        try v1Only.migrate(queue)
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO pauses VALUES ('a', 'suspended', 100, 'suspended by the server', 50)")
+            try db.execute(
+                sql: """
+                    INSERT INTO challenges (code, account, text, content_type, status, created_at, updated_at)
+                    VALUES ('c1', 'a', 'two plus two', 'post', 'open', 1, 1)
+                    """)
+        }
+        try queue.close()
+        let store = try await file.open()
+        let pauses = try await store.read { try $0.pauses(account: "a") }
+        #expect(pauses.map(\.kind) == [.suspended])
+        #expect(pauses.first?.reason == "suspended by the server")
+        let challenge = try await store.read { try $0.challenge(code: "c1") }
+        #expect(challenge?.text == "two plus two")
+        #expect(challenge?.answerPath == nil)
+        let refused = AccountPause(account: "a", kind: .keyRefused, until: nil, reason: "key refused", createdAt: .now)
+        try await store.transaction { try $0.setPause(refused) }
+        #expect(try await store.read { try $0.pauses(account: "a") }.count == 2)
     }
 
     /// Data written before closing is there after reopening.

@@ -34,9 +34,9 @@ extension MoltbookClient {
         guard let json = Envelope.item(response.value, keys: ["post"]), let post = Post(json: json) else {
             throw shapeError("GET /posts/ID", "post", response)
         }
-        let comments = (response.value["comments"]?.array ?? json["comments"]?.array ?? [])
-            .compactMap(Comment.init(json:))
-        return response.map { _ in PostDetail(post: post, comments: comments) }
+        let list = response.value["comments"]?.array ?? json["comments"]?.array
+        let comments = (list ?? []).compactMap(Comment.init(json:))
+        return response.map { _ in PostDetail(post: post, comments: comments, commentsIncluded: list != nil) }
     }
 
     /// `DELETE /posts/ID`. Production has answered success without deleting: confirm with `post(id:)`.
@@ -116,10 +116,10 @@ extension MoltbookClient {
     func created<T: Sendable>(
         _ response: MoltbookResponse<JSONValue>, key: String, endpoint: String, decode: (JSONValue) -> T?
     ) throws(APIError) -> MoltbookResponse<Created<T>> {
-        guard let json = Envelope.item(response.value, keys: [key]), let item = decode(json) else {
-            throw shapeError(endpoint, key, response)
-        }
         let challenge = VerificationChallenge.find(in: response.value, resourceKey: key)
+        let item = Envelope.item(response.value, keys: [key]).flatMap(decode)
+        // Without the item, only a challenge makes it a success (the content waits for it).
+        guard item != nil || challenge != nil else { throw shapeError(endpoint, key, response) }
         return response.map { json in Created(item: item, challenge: challenge, message: json["message"]?.string) }
     }
 }

@@ -69,7 +69,9 @@ extension MoltbookClient {
                     + "set the base URL to the final address (https://www.moltbook.com/api/v1)",
                 endpoint: endpoint, status: response.status, rateLimit: hint)
         }
-        let failed = json?["success"]?.bool == false
+        // A challenge is never a refusal, whatever `success` says: one server answers a challenged
+        // post with HTTP 200 and `success: false, verification_required: true` (moltbook-api.md §6.3).
+        let failed = json.map { $0["success"]?.bool == false && !VerificationChallenge.isPresent(in: $0) } ?? false
         guard (200...299).contains(response.status), !failed else {
             throw APIError.classify(
                 status: response.status, json: json, rawBody: response.body, endpoint: endpoint,

@@ -5,9 +5,8 @@ extension APIError {
     static func classify(
         status: Int, json: JSONValue?, rawBody: Data, endpoint: String, rateLimit: RateLimitHint
     ) -> APIError {
-        let serverError = json?["error"]?.string ?? json?["message"]?.string
-        let serverHint = json?["hint"]?.string
-        let text = [serverError, serverHint].compactMap { $0 }.joined(separator: " ")
+        let (serverError, serverHint, serverCode) = serverText(json)
+        let text = [serverError, serverHint, serverCode].compactMap { $0 }.joined(separator: " ")
         let lowered = text.lowercased()
         let excerpt = json == nil ? String(decoding: rawBody.prefix(4096), as: UTF8.self) : nil
         func make(_ code: Code, _ message: String, suspension: Double? = nil) -> APIError {
@@ -19,6 +18,12 @@ extension APIError {
         let said = serverError.map { ": \($0)" } ?? ""
         if lowered.contains("suspend") {
             return make(.suspended, "the account is suspended\(said)", suspension: suspensionRemaining(in: text))
+        }
+        if lowered.contains("verif"), (200...299).contains(status) || [400, 403, 422].contains(status) {
+            // "Complete verification to publish" without a challenge this client can read: the
+            // content may exist; it is neither refused nor done (moltbook-api.md §6.3).
+            return make(
+                .unrecognized, "the server asks for verification in a form this client does not read\(said)")
         }
         switch status {
         case 429:
@@ -43,11 +48,36 @@ extension APIError {
         case 500...599: return make(.serverError, "server error\(said)")
         case 300...399: return make(.redirectRefused, "unexpected redirect")
         default:
-            if json == nil && (200...299).contains(status) {
-                return make(.undecodable, "the response is not JSON")
+            if (200...299).contains(status) {
+                if json == nil { return make(.undecodable, "the response is not JSON") }
+                // `success: false` on a 2xx with nothing recognisable: maybe applied, maybe not.
+                return make(
+                    .unrecognized,
+                    "the server answered HTTP \(status) with success: false and no recognised reason\(said)")
             }
             return make(.badRequest, serverError == nil ? "request refused" : "request refused\(said)")
         }
+    }
+
+    /// The server's message, hint and machine code, wherever the server put them: `error` (a
+    /// string, or an object with `message`/`error`), `message`, FastAPI's `detail` (a string,
+    /// an object with `error`/`message`/`hint`, or a list of `{msg}`), `errors[0]`.
+    static func serverText(_ json: JSONValue?) -> (error: String?, hint: String?, code: String?) {
+        guard let json, json.object != nil else { return (nil, nil, nil) }
+        func message(_ value: JSONValue?) -> String? {
+            guard let value else { return nil }
+            if let text = value.string, !text.isEmpty { return text }
+            if let first = value.array?.first { return message(first) }
+            return
+                (value["error"]?.string ?? value["message"]?.string ?? value["msg"]?.string
+                ?? value["detail"]?.string)
+        }
+        let error =
+            message(json["error"]) ?? message(json["detail"]) ?? message(json["errors"])
+            ?? json["message"]?.string
+        let hint = json["hint"]?.string ?? json["detail"]?["hint"]?.string ?? json["error"]?["hint"]?.string
+        let code = (json["code"] ?? json["error"]?["code"] ?? json["detail"]?["code"])?.string
+        return (error, hint, code)
     }
 
     /// Reads "Suspension ends in 10 hours", "ends in 1 day", "in 30 minutes" into seconds.

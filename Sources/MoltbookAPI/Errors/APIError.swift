@@ -35,6 +35,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case transport
         /// A 2xx whose body is not the JSON expected.
         case undecodable
+        /// `success: false` on a 2xx that says nothing the client recognises (no challenge, no
+        /// known error): the request may have been applied, so the outcome is unknown.
+        case unrecognized
         /// The server answered with a redirect; it is never followed with the key.
         case redirectRefused
         /// The request was refused before sending (bad argument, disallowed base URL).
@@ -82,7 +85,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var outcomeUnknown: Bool {
         switch code {
         case .transport: transport?.requestMayHaveBeenProcessed ?? true
-        case .serverError, .undecodable: true
+        case .serverError, .undecodable, .unrecognized: true
         default: false
         }
     }

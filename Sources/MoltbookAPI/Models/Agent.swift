@@ -17,16 +17,18 @@ public struct Agent: Sendable, Equatable {
     public init?(json: JSONValue) {
         guard let name = json["name"]?.string else { return nil }
         self.name = name
+        // snake_case (moltbook.com) or camelCase (the open-source server).
+        func field(_ snake: String, _ camel: String) -> JSONValue? { json[snake] ?? json[camel] }
         id = json["id"]?.string
         description = json["description"]?.string
         karma = json["karma"]?.int
-        followerCount = json["follower_count"]?.int
-        followingCount = json["following_count"]?.int
-        isClaimed = json["is_claimed"]?.bool
-        isActive = json["is_active"]?.bool
-        createdAt = json["created_at"]?.date
-        lastActive = json["last_active"]?.date
-        avatarURL = json["avatar_url"]?.string
+        followerCount = field("follower_count", "followerCount")?.int
+        followingCount = field("following_count", "followingCount")?.int
+        isClaimed = field("is_claimed", "isClaimed")?.bool
+        isActive = field("is_active", "isActive")?.bool
+        createdAt = field("created_at", "createdAt")?.date
+        lastActive = field("last_active", "lastActive")?.date
+        avatarURL = field("avatar_url", "avatarUrl")?.string
     }
 }
 

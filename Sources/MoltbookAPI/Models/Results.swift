@@ -53,7 +53,7 @@ public struct MembershipResult: Sendable, Equatable {
     public var message: String?
 }
 
-/// One semantic-search hit.
+/// One search hit: a post or a comment.
 public struct SearchResult: Sendable, Equatable {
     public var id: String
     public var type: String
@@ -64,18 +64,29 @@ public struct SearchResult: Sendable, Equatable {
     public var author: AuthorRef?
     public var submolt: SubmoltRef?
     public var createdAt: Date?
+    /// The hit read as a post (every field a feed item has: score, submolt, author in any of
+    /// their shapes); nil for comments.
+    public var post: Post?
 
-    init?(json: JSONValue) {
+    init?(json: JSONValue, defaultType: String = "post") {
         guard let id = json["id"]?.string else { return nil }
         self.id = id
-        type = json["type"]?.string ?? "post"
+        type = json["type"]?.string ?? defaultType
         title = json["title"]?.string
         content = json["content"]?.string
         similarity = json["similarity"]?.double
-        postID = (json["post_id"] ?? json["post"]?["id"])?.string
-        author = AuthorRef(json: json["author"])
-        submolt = SubmoltRef(json: json["submolt"])
-        createdAt = json["created_at"]?.date
+        postID = (json["post_id"] ?? json["postId"] ?? json["post"]?["id"])?.string
+        if type == "post" {
+            // A post hit's own id is the post's; `post_id`, when present, says the same.
+            var fields = json.object ?? [:]
+            fields["id"] = .string(postID ?? id)
+            post = Post(json: .object(fields))
+        }
+        author =
+            post?.author ?? AuthorRef(json: json["author"])
+            ?? (json["author_name"] ?? json["authorName"])?.string.map { AuthorRef(name: $0) }
+        submolt = post?.submolt ?? SubmoltRef(json: json["submolt"])
+        createdAt = post?.createdAt ?? (json["created_at"] ?? json["createdAt"])?.date
     }
 }
 
@@ -96,7 +107,8 @@ public enum CommentSort: String, Sendable, CaseIterable {
 
 /// Content created by a write, with the challenge when Moltbook asks for verification first.
 public struct Created<Item: Sendable>: Sendable {
-    public var item: Item
+    /// The created item; nil when a server sent only a challenge (moltbook-api.md §6.3).
+    public var item: Item?
     /// Present when the content waits for `POST /verify`.
     public var challenge: VerificationChallenge?
     public var message: String?

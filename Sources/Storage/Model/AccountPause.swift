@@ -8,6 +8,9 @@ public enum PauseKind: String, Sendable, Codable, CaseIterable {
     case suspended
     /// Authentication failures tripped the breaker: a person must fix the key.
     case authBreaker = "auth_breaker"
+    /// The server refused the key itself (`GET /agents/me` answered "invalid key"): nothing is
+    /// sent until the pause ends and one read finds the key working, or a person replaces it.
+    case keyRefused = "key_refused"
     /// Paused by an operator.
     case manual
 }

@@ -25,12 +25,16 @@ public struct StoredChallenge: Sendable, Equatable {
     public var status: ChallengeStatus
     public var createdAt: Date
     public var updatedAt: Date
+    /// The route the answer goes to, relative to the API base (`verify` on moltbook.com, nil
+    /// meaning the same; `verification/submit` on servers that say so by the challenge's shape).
+    public var answerPath: String?
 
     public init(
         code: String, account: String, text: String, expiresAt: Date?, contentType: String, contentID: String?,
         journalKey: String? = nil, attempts: Int = 0, status: ChallengeStatus = .open, createdAt: Date,
-        updatedAt: Date? = nil
+        updatedAt: Date? = nil, answerPath: String? = nil
     ) {
+        self.answerPath = answerPath
         self.code = code
         self.account = account
         self.text = text

@@ -205,6 +205,6 @@ struct SQLiteAccess: StateTransaction {
             expiresAt: (row["expires_at"] as Double?).map(date), contentType: row["content_type"],
             contentID: row["content_id"], journalKey: row["journal_key"], attempts: row["attempts"],
             status: try decode(ChallengeStatus.self, row["status"]), createdAt: date(row["created_at"]),
-            updatedAt: date(row["updated_at"]))
+            updatedAt: date(row["updated_at"]), answerPath: row["answer_path"])
     }
 }

@@ -7,11 +7,32 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
+        migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
         return migrator
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v1"
+    static let currentVersion = "v2"
+
+    /// v2: the `key_refused` pause (a key the server refuses is a stored pause that `status`
+    /// shows and health fails on), and where a challenge is answered (`answer_path`: servers
+    /// other than moltbook.com take answers at other routes). SQLite cannot change a CHECK in
+    /// place: the pauses table is rebuilt.
+    static let v2 = """
+        CREATE TABLE pauses_v2 (
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN ('challenge_failed', 'suspended', 'auth_breaker', 'key_refused', 'manual')),
+            until REAL,
+            reason TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (account, kind)
+        );
+        INSERT INTO pauses_v2 SELECT account, kind, until, reason, created_at FROM pauses;
+        DROP TABLE pauses;
+        ALTER TABLE pauses_v2 RENAME TO pauses;
+        ALTER TABLE challenges ADD COLUMN answer_path TEXT;
+        """
 
     /// Times are REAL seconds since 1970 (UTC), readable with `datetime(x, 'unixepoch')`.
     static let v1 = """
