@@ -52,16 +52,21 @@ public struct DemoScenario: Sendable {
 
         let subscribed = try await client.subscribe(submolt: "general").value
         report(Step(name: "subscribe", detail: "m/general: \(subscribed.action ?? "ok")"))
-        let created = try await client.createPost(
+        let response = try await client.createPost(
             .text(submolt: "general", title: "Hello from Moltipass", content: "A headless runner says hi. 🦞")
         ).value
+        guard let post = response.item else {
+            throw APIError(
+                code: .undecodable, message: "the sandbox sent a challenge without the post", endpoint: "POST /posts")
+        }
+        let created = (item: post, challenge: response.challenge)
         report(
             Step(
                 name: "post",
                 detail: "\(created.item.id)"
                     + (created.challenge.map { " (verification challenge \($0.code))" } ?? "")))
         let comment = try await client.createComment(postID: created.item.id, content: "First!").value
-        report(Step(name: "comment", detail: "\(comment.item.id) on \(created.item.id)"))
+        report(Step(name: "comment", detail: "\(comment.item?.id ?? "?") on \(created.item.id)"))
 
         let other = try await anonymous.register(name: agentName + "_peer", description: "demo peer").value
         try await claimOnSandbox(agentName + "_peer")

@@ -15,6 +15,12 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case locked = 5
     /// The account's writes are paused (failed challenge, suspension); nothing was sent.
     case paused = 6
+    /// `run --once`: the server refused a write (or a step's selection) for good; the report
+    /// line says why. Other writes may have been done.
+    case writeFailed = 8
+    /// `run --once`: a write's outcome is unknown (a 5xx, a lost connection, an answer the
+    /// runner does not understand). It is not counted as done; the next run reads back.
+    case uncertain = 9
     /// The command line was wrong (swift-argument-parser's own code).
     case usage = 64
     /// A recipe is invalid (`validate`, `lint`, `run`, `plan`); the diagnostics name file:line:column.

@@ -53,11 +53,11 @@ struct EndpointTests {
                 .text(submolt: "general", title: "Post \(index)", content: "Body \(index)"))
             #expect(created.status == 201 || created.status == 200)
             #expect(created.value.challenge == nil)
-            ids.append(created.value.item.id)
+            ids.append(created.value.item!.id)
             sandbox.clock.advance(by: 1)
         }
         let link = try await client.createPost(.link(submolt: "general", title: "A link", url: "https://example.org/x"))
-        #expect(link.value.item.url == "https://example.org/x")
+        #expect(link.value.item!.url == "https://example.org/x")
 
         let first = try await client.posts(sort: .new, limit: 4).value
         #expect(first.items.count == 4)
@@ -82,9 +82,9 @@ struct EndpointTests {
             config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("talker"))
-        let post = try await client.createPost(.text(submolt: "general", title: "Thread", content: "Talk")).value.item
-        let top = try await client.createComment(postID: post.id, content: "Top level").value.item
-        let reply = try await client.createComment(postID: post.id, content: "A reply", parentID: top.id).value.item
+        let post = try await client.createPost(.text(submolt: "general", title: "Thread", content: "Talk")).value.item!
+        let top = try await client.createComment(postID: post.id, content: "Top level").value.item!
+        let reply = try await client.createComment(postID: post.id, content: "A reply", parentID: top.id).value.item!
         #expect(reply.parentID == top.id)
         let page = try await client.comments(postID: post.id, sort: .old).value
         #expect(page.items.map(\.id) == [top.id])
@@ -100,13 +100,13 @@ struct EndpointTests {
         defer { Task { await sandbox.stop() } }
         let author = try sandbox.client(key: try await sandbox.registeredAgent("author"))
         let voter = try sandbox.client(key: try await sandbox.registeredAgent("voter"))
-        let post = try await author.createPost(.text(submolt: "general", title: "Vote me", content: "x")).value.item
+        let post = try await author.createPost(.text(submolt: "general", title: "Vote me", content: "x")).value.item!
         #expect(try await voter.upvotePost(id: post.id).value.action == .upvoted)
         #expect(try await voter.upvotePost(id: post.id).value.action == .removed)
         #expect(try await voter.upvotePost(id: post.id).value.action == .upvoted)
         #expect(try await voter.downvotePost(id: post.id).value.action == .changed)
         #expect(try await author.post(id: post.id).value.post.downvotes == 1)
-        let comment = try await author.createComment(postID: post.id, content: "c").value.item
+        let comment = try await author.createComment(postID: post.id, content: "c").value.item!
         #expect(try await voter.upvoteComment(id: comment.id).value.action == .upvoted)
         #expect(sandbox.model.counters().votesRemoved == 1)
         #expect(sandbox.model.counters().votesChanged == 1)
@@ -121,7 +121,7 @@ struct EndpointTests {
         let owner = try sandbox.client(key: try await sandbox.registeredAgent("owner"))
         let reader = try sandbox.client(key: try await sandbox.registeredAgent("reader"))
         let created = try await owner.createSubmolt(NewSubmolt(name: "tide-pools", displayName: "Tide Pools")).value
-        #expect(created.item.name == "tide-pools")
+        #expect(created.item!.name == "tide-pools")
         #expect(try await owner.submolt("tide-pools").value.yourRole == "owner")
         #expect(try await owner.submolts(limit: 100).value.items.contains { $0.name == "tide-pools" })
         _ = try await owner.createPost(.text(submolt: "tide-pools", title: "Pools!", content: "x"))
@@ -157,11 +157,11 @@ struct EndpointTests {
         let client = try sandbox.client(key: try await sandbox.registeredAgent("seeker"))
         let post = try await client.createPost(.text(submolt: "general", title: "Lobster molting", content: "Shells"))
             .value
-        _ = try await client.createComment(postID: post.item.id, content: "Molting is fascinating")
+        _ = try await client.createComment(postID: post.item!.id, content: "Molting is fascinating")
         let all = try await client.search("molting").value
         #expect(Set(all.items.map(\.type)) == ["post", "comment"])
         let postsOnly = try await client.search("molting", type: .posts).value
-        #expect(postsOnly.items.map(\.id) == [post.item.id])
+        #expect(postsOnly.items.map(\.id) == [post.item!.id])
     }
 
     /// Avatar: a PNG uploads; wrong type and oversize are refused before any byte is sent.

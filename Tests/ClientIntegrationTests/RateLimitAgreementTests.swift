@@ -32,7 +32,7 @@ struct RateLimitAgreementTests {
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("talker"))
         sandbox.clock.advance(by: 2 * 86_400)
-        let post = try await client.createPost(.text(submolt: "general", title: "T", content: "x")).value.item
+        let post = try await client.createPost(.text(submolt: "general", title: "T", content: "x")).value.item!
         _ = try await client.createComment(postID: post.id, content: "first")
         sandbox.clock.advance(by: 5)
         let error = try #require(await apiError { try await client.createComment(postID: post.id, content: "second") })

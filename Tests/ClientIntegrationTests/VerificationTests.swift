@@ -18,9 +18,9 @@ struct VerificationTests {
         let challenge = try #require(created.challenge)
         #expect(challenge.code.hasPrefix("moltbook_verify_"))
         #expect(challenge.contentType == "post")
-        #expect(challenge.contentID == created.item.id)
+        #expect(challenge.contentID == created.item!.id)
         #expect(challenge.expiresAt == fixedStart.addingTimeInterval(300))
-        #expect(created.item.verificationStatus == .pending)
+        #expect(created.item!.verificationStatus == .pending)
         #expect(try await client.posts().value.items.isEmpty)
 
         let answer = try #require(sandbox.model.expectedAnswer(forVerificationCode: challenge.code))
@@ -28,9 +28,9 @@ struct VerificationTests {
         #expect(
             outcome
                 == .verified(
-                    contentType: "post", contentID: created.item.id,
+                    contentType: "post", contentID: created.item!.id,
                     message: "Verification successful! Your post is now published."))
-        #expect(try await client.posts().value.items.map(\.id) == [created.item.id])
+        #expect(try await client.posts().value.items.map(\.id) == [created.item!.id])
         #expect(await apiError { try await client.verify(code: challenge.code, answer: answer) }?.code == .conflict)
     }
 
@@ -61,7 +61,7 @@ struct VerificationTests {
             config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("pager"))
-        let post = try await client.createPost(.text(submolt: "general", title: "Many", content: "x")).value.item
+        let post = try await client.createPost(.text(submolt: "general", title: "Many", content: "x")).value.item!
         for index in 0..<5 {
             _ = try await client.createComment(postID: post.id, content: "comment \(index)")
             sandbox.clock.advance(by: 1)

@@ -19,7 +19,7 @@ struct EngineBacklogTests {
         let world = try EngineWorld(start: Self.t0)
         defer { world.remove() }
         let host = try await world.register("backlog_host")
-        let target = try await host.createPost(.text(submolt: "general", title: "Talk", content: "x")).value.item.id
+        let target = try await host.createPost(.text(submolt: "general", title: "Talk", content: "x")).value.item!.id
         try await world.register("backlog_agent")
         let recipe = try world.recipe(
             "fast.yaml",

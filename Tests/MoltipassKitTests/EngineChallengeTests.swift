@@ -36,7 +36,7 @@ struct EngineChallengeTests {
         let world = try EngineWorld(config: config, start: t0)
         let host = try await world.register("host_\(agent)")
         let target = try await host.createPost(.text(submolt: "general", title: "Comment here", content: "x"))
-            .value.item.id
+            .value.item!.id
         try await world.register(agent)
         try world.queue("queue.yaml", count: 400)
         world.clock.set(t0.addingTimeInterval(25 * 3_600))
@@ -190,7 +190,7 @@ struct EngineChallengeTests {
             try transaction.recordChallenge(
                 StoredChallenge(
                     code: challenge.code, account: "late_poster", text: challenge.text,
-                    expiresAt: challenge.expiresAt, contentType: "post", contentID: created.item.id,
+                    expiresAt: challenge.expiresAt, contentType: "post", contentID: created.item!.id,
                     createdAt: world.clock.now))
         }
         let recipe = try world.recipe("late.yaml", Self.busyRecipe("late_poster", target: target))
@@ -208,7 +208,7 @@ struct EngineChallengeTests {
             try transaction.recordChallenge(
                 StoredChallenge(
                     code: expired.code, account: "late_expired", text: expired.text, expiresAt: expired.expiresAt,
-                    contentType: "post", contentID: expiredPost.item.id, createdAt: world.clock.now))
+                    contentType: "post", contentID: expiredPost.item!.id, createdAt: world.clock.now))
         }
         let verifiedBefore = world.model.counters().challengesVerified
         let expiredRecipe = try world.recipe("expired.yaml", Self.busyRecipe("late_expired", target: target))

@@ -12,9 +12,9 @@ struct EngineSharedQueueTests {
     /// 2026-03-02T00:00:00Z.
     static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
 
-    /// The first job takes a queue item and then fails its selector read, so it journals
-    /// nothing; the second job, due in the same pass, takes that same first item (nothing is
-    /// skipped).
+    /// The first job takes a queue item and then its selector read is refused (no such
+    /// submolt): the unrelated post still goes out, the refusal is reported, and the second
+    /// job, due in the same pass, takes the next item (nothing skipped, nothing taken twice).
     @Test func jobGivenUpHalfWayLeavesItsQueueItem() async throws {
         let world = try EngineWorld(start: Self.t0)
         defer { world.remove() }
@@ -46,8 +46,8 @@ struct EngineSharedQueueTests {
         let journal = try await world.store.read {
             try $0.journalEntries(account: "queue_agent", states: Set(JournalState.allCases))
         }
-        let titles = journal.compactMap { $0.payload.flatMap(PlannedWrite.init(payload:))?.title }
-        #expect(titles == ["Queue item 0"])
-        #expect(journal.allSatisfy { $0.job == "second" })
+        let titles = Dictionary(
+            uniqueKeysWithValues: journal.map { ($0.job, $0.payload.flatMap(PlannedWrite.init(payload:))?.title) })
+        #expect(titles == ["first": "Queue item 0", "second": "Queue item 1"])
     }
 }

@@ -21,7 +21,7 @@ struct EngineSimulatedDayTests {
         defer { world.remove() }
         let host = try await world.register("day_host")
         let target = try await host.createPost(.text(submolt: "general", title: "Comment here", content: "x"))
-            .value.item.id
+            .value.item!.id
         try await world.register("day_runner")
         try world.queue("queue.yaml", count: 200)
         let recipe = try world.recipe(

@@ -37,7 +37,7 @@ extension AccountPass {
             case .keyRefused(let probeError) where probeError.code == .suspended:
                 await authFailure(probeError, into: &report)
             case .keyRefused(let probeError):
-                keyRefused(probeError)
+                await refuseKey(probeError)
             case .unknown:
                 await tripBreaker(error, into: &report)
             }
@@ -82,6 +82,53 @@ extension AccountPass {
         logger.error("key refused; agent stopped", metadata: ["agent": "\(agent)", "error": "\(error.message)"])
     }
 
+    /// The first `key_refused` pause; each refusal after one doubles it, up to `keyRefusedMaxPause`.
+    static let keyRefusedFirstPause: TimeInterval = 3_600
+    static let keyRefusedMaxPause: TimeInterval = 6 * 3_600
+
+    /// The server refused the key on `GET /agents/me`: stop the agent (`keyRefused`) and store
+    /// a `key_refused` pause, so the next runs send nothing, exit with the auth code and fail
+    /// `status --health` until the pause ends; then one read checks the key again (an hour,
+    /// doubling to six while it stays refused).
+    func refuseKey(_ error: APIError) async {
+        keyRefused(error)
+        let agent = agent
+        let previous = try? await store.read { reader in
+            try reader.pauses(account: agent).first { $0.kind == .keyRefused }
+        }
+        let length =
+            previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
+            .map { min($0 * 2, Self.keyRefusedMaxPause) } ?? Self.keyRefusedFirstPause
+        let fingerprint = client?.apiKey.map { " [key \($0.fingerprint)]" } ?? ""
+        await storePause(
+            .keyRefused, until: now.addingTimeInterval(length), reason: (authBroken ?? error.message) + fingerprint)
+    }
+
+    /// Whether the key was replaced since `pause` (a `key_refused` pause naming another key's
+    /// fingerprint): then the pause is lifted at once and the new key is checked with one read,
+    /// so an operator who stored a new key does not wait out the pause.
+    func keyReplaced(since pause: AccountPause) async -> Bool {
+        guard let marker = pause.reason.range(of: " [key ", options: .backwards) else { return false }
+        let refused = pause.reason[marker.upperBound...].prefix { $0 != "]" }
+        guard let made = try? await runner.makeClient(agent, recipes.first?.baseURL?.value),
+            let current = made.apiKey?.fingerprint, current != refused
+        else { return false }
+        let agent = agent
+        _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .keyRefused) }
+        logger.info("a new key was stored; key_refused pause lifted", metadata: ["agent": "\(agent)"])
+        return true
+    }
+
+    /// Stores a pause without a report at hand (the caller merges `pausedUntil` or `authBroken`).
+    func storePause(_ kind: PauseKind, until: Date, reason: String) async {
+        let pause = AccountPause(account: agent, kind: kind, until: until, reason: reason, createdAt: now)
+        do {
+            try await store.transaction { try $0.setPause(pause) }
+        } catch {
+            logger.error("could not store a pause", metadata: ["agent": "\(agent)", "error": "\(error)"])
+        }
+    }
+
     /// Writes fail while reads work: pause writes, longer after each failed trial.
     func tripBreaker(_ error: APIError, into report: inout RunReport) async {
         let agent = agent
@@ -123,7 +170,7 @@ extension AccountPass {
             await authFailure(error, into: &report)
             return false
         case .keyRefused(let error):
-            keyRefused(error)
+            await refuseKey(error)
             return false
         case .unknown:
             report.transientFailures += 1

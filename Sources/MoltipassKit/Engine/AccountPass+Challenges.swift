@@ -84,7 +84,9 @@ extension AccountPass {
             }
             attempts += 1
             do {
-                let response = try await client.verify(code: challenge.code, answer: answer)
+                let response = try await client.verify(
+                    code: challenge.code, answer: answer,
+                    answerPath: challenge.answerPath ?? VerificationChallenge.defaultAnswerPath)
                 absorb(response.rateLimit, status: response.status, action: .verify, request: .write)
                 switch response.value {
                 case .verified:

@@ -86,6 +86,11 @@ extension AccountPass {
             report.items.append(item(entry, write.summary, .deferred, "auth breaker: the probe read failed"))
             return true
         }
+        switch await serverCheck(entry, write, client: client, into: &report) {
+        case .proceed: break
+        case .settled: return false
+        case .stop: return true
+        }
         let classes: [LimitClass] = [.write, write.limitClass]
         switch limiter.reserve(classes, at: now) {
         case .deferred(let until, let because):
@@ -117,10 +122,25 @@ extension AccountPass {
             return true
         }
         let outcome = await WriteSender.send(write, with: client)
-        return await record(outcome, entry: entry, write: write, into: &report)
+        return await record(outcome, entry: entry, write: write, client: client, into: &report)
     }
 
     enum ReconcileStep { case settled, send, stop }
+
+    /// How many times a write whose answers were all unclear (5xx, unreadable) is sent before
+    /// it is given up, when reading back finds no copy each time.
+    static let maxUnclearSends = 3
+
+    /// The class whose limiter a response's `X-RateLimit-*` headers describe: the open-source
+    /// server reports the post and comment limiters there on those endpoints (moltbook-api.md
+    /// §6.2); everywhere else they describe the request window. A header from one endpoint
+    /// limits that endpoint's class, never every write.
+    static func windowClass(of write: PlannedWrite) -> LimitClass {
+        switch write.kind {
+        case .post, .comment: write.limitClass
+        default: .write
+        }
+    }
 
     func reconcile(_ entry: JournalEntry, _ write: PlannedWrite, client: MoltbookClient, into report: inout RunReport)
         async -> ReconcileStep
@@ -129,12 +149,6 @@ extension AccountPass {
             // The process died with this request in flight.
             _ = try? await store.markUncertain(key: entry.key, reason: "in flight when the previous run ended", at: now)
         }
-        if write.isVote {
-            let reason = "vote outcome unknown; never re-sent (a second vote would toggle it off)"
-            _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
-            report.items.append(item(entry, write.summary, .uncertain, reason))
-            return .settled
-        }
         guard case .allowed = limiter.reserve([.read], at: now) else {
             let until = limiter.earliest([.read], at: now).date
             report.items.append(item(entry, write.summary, .deferred, "read-back waits for the read budget", until))
@@ -142,7 +156,7 @@ extension AccountPass {
         }
         do {
             let verdict = try await Reconciler.reconcile(
-                write, agent: agent, intentAt: entry.sentAt ?? entry.createdAt, client: client)
+                write, agent: identity, intentAt: entry.sentAt ?? entry.createdAt, client: client)
             switch verdict {
             case .applied(let remoteID):
                 // The run that sent it may have died before saving its limiter: the write counts
@@ -151,11 +165,21 @@ extension AccountPass {
                 await finish(entry, write, remoteID: remoteID, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
                 return .settled
+            case .notApplied where entry.attempts >= Self.maxUnclearSends:
+                // Sent this often, each answer unclear and no copy found: a server that keeps
+                // failing this request. Every try may burn its limit slot, so it stops here.
+                let reason =
+                    "sent \(entry.attempts) times without a clear answer and not found on the server; not sent again"
+                _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
+                report.items.append(item(entry, write.summary, .failed, reason))
+                return .settled
             case .notApplied:
                 return .send
             case .unknowable:
-                _ = try? await store.markFailed(key: entry.key, reason: "outcome unknowable", retryAt: nil, at: now)
-                report.items.append(item(entry, write.summary, .uncertain, "outcome unknowable"))
+                // A vote on a server that shows no vote state: a second vote would toggle it off.
+                let reason = "vote outcome unknown and the server does not show votes; never re-sent"
+                _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
+                report.items.append(item(entry, write.summary, .uncertain, reason))
                 return .settled
             }
         } catch {
@@ -167,13 +191,17 @@ extension AccountPass {
     }
 
     /// Journals an attempt's outcome. Returns true when the account must stop for this pass.
-    func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
-        async -> Bool
-    {
+    func record(
+        _ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, client: MoltbookClient,
+        into report: inout RunReport
+    ) async -> Bool {
         let limitClass = write.limitClass
         switch outcome {
-        case .done(let remoteID, let challenge, let hint, let status):
+        case .voteRemoved(let hint, let status):
             absorb(hint, status: status, action: limitClass, request: .write)
+            return await restoreVote(entry, write, into: &report)
+        case .done(let remoteID, let challenge, let hint, let status):
+            absorb(hint, status: status, action: limitClass, request: .write, window: Self.windowClass(of: write))
             await finish(entry, write, remoteID: remoteID, challenge: challenge)
             await closeBreakerIfOpen()
             if let challenge {
@@ -196,14 +224,18 @@ extension AccountPass {
             logger.debug("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
             return false
         case .rateLimited(let error):
-            absorb(error.rateLimit, status: 429, action: limitClass, request: .write, reservedAt: now)
+            absorb(
+                error.rateLimit, status: 429, action: limitClass, request: .write, reservedAt: now,
+                window: Self.windowClass(of: write))
             let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
             _ = try? await store.markFailed(key: entry.key, reason: "429: \(error.message)", retryAt: until, at: now)
             report.items.append(item(entry, write.summary, .deferred, "server said 429", until))
             report.due(at: until)
             return false
         case .uncertain(let error):
-            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)
+            absorb(
+                error.rateLimit, status: error.status ?? 0, action: nil, request: .write,
+                window: Self.windowClass(of: write))
             _ = try? await store.markUncertain(key: entry.key, reason: error.message, at: now)
             report.items.append(item(entry, write.summary, .uncertain, error.message))
             return false
@@ -222,7 +254,9 @@ extension AccountPass {
             report.items.append(item(entry, write.summary, .deferred, error.message, report.paused[agent]))
             return true
         case .rejected(let error):
-            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .write)
+            absorb(
+                error.rateLimit, status: error.status ?? 0, action: nil, request: .write,
+                window: Self.windowClass(of: write))
             if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
                 await finish(entry, write, remoteID: nil, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "already so"))
@@ -251,7 +285,9 @@ extension AccountPass {
             StoredChallenge(
                 code: challenge.code, account: agent, text: challenge.text, expiresAt: challenge.expiresAt,
                 contentType: challenge.contentType ?? write.kind.rawValue, contentID: challenge.contentID ?? remoteID,
-                journalKey: entry.key, createdAt: now)
+                journalKey: entry.key, createdAt: now,
+                answerPath: challenge.answerPath == VerificationChallenge.defaultAnswerPath ? nil : challenge.answerPath
+            )
         }
         let fact = dedupRecord(write, key: entry.key)
         let (limiterData, info) = limiterWrites()

@@ -118,6 +118,8 @@ extension AccountPass {
         var dailyCounts = due.isEmpty ? DailyCounts() : await loadDailyCounts()
         var intents: [JournalIntent] = []
         var planned: [String: QueuePosition] = [:]
+        // A selection that may work on a later pass failed; matters only if nothing was planned.
+        var retryWanted = false
         for occurrence in due {
             let expander = StepExpander(
                 recipe: recipe, job: job, occurrence: occurrence, environment: runner.configuration.environment)
@@ -137,20 +139,29 @@ extension AccountPass {
                 let known = facts
                 do {
                     outcome = try await expander.expand(
-                        step: index, queuePosition: position, now: now, fetch: { try await self.fetch($0) },
-                        alreadyDone: { known.contains($0, $1) })
-                } catch let deferred as ReadDeferred {
-                    report.items.append(item(recipe, job, "select targets", .deferred, deferred.reason, deferred.until))
-                    return nil  // the cursor stays: planned again next pass
+                        step: index, queuePosition: position, now: now, identity: identity,
+                        fetch: { try await self.fetch($0) }, alreadyDone: { known.contains($0, $1) })
                 } catch {
-                    report.items.append(item(recipe, job, "select targets", .failed, "\(error)"))
-                    report.transientFailures += 1
-                    return nil
+                    // A selection read that did not work. The job's other steps are unrelated: they
+                    // are planned as usual. Only when nothing else was planned for the job is the
+                    // occurrence tried again next pass (a read the limiter deferred, a 5xx); a
+                    // definite refusal (404 for a route this server does not have, 400) skips the
+                    // step for this occurrence, or every pass would spend a read on it.
+                    let (failure, retry) = selectionFailure(error)
+                    report.items.append(failure(recipe, job))
+                    if retry, !(error is ReadDeferred) { report.transientFailures += 1 }
+                    retryWanted = retryWanted || retry
+                    continue
                 }
                 switch outcome {
                 case .queueEmpty(let path):
                     report.items.append(
                         item(recipe, job, "post from queue", .skipped, "content queue \(path) is empty"))
+                case .writes(let found) where found.isEmpty && Self.selects(job.steps[index]):
+                    report.items.append(
+                        item(
+                            recipe, job, job.steps[index].action.keyword, .skipped,
+                            "the selector found no post to act on"))
                 case .writes(var writes):
                     if let cap = Self.maxPerDay(job.steps[index]) {
                         let counter = DailyCounts.key(recipeID, jobID, index)
@@ -183,6 +194,7 @@ extension AccountPass {
                 }
             }
         }
+        if retryWanted, intents.isEmpty { return nil }  // the cursor stays: planned again next pass
         // The counts this job planned count for the next job of the pass at once; they are
         // stored with the intents (`plan(into:)`).
         if !intents.isEmpty { self.dailyCounts = dailyCounts }
@@ -190,6 +202,33 @@ extension AccountPass {
         // read) must not leave a later job of the pass a position past items nobody journaled.
         for (queue, position) in planned { positions[Self.jobKey(recipeID, queue)] = position }
         return JobCommit(recipe: recipeID, job: jobID, intents: intents, positions: planned, cursor: result.cursor)
+    }
+
+    /// Whether the step picks its targets with a selector (so finding none is worth a line).
+    static func selects(_ step: Step) -> Bool {
+        switch step.action {
+        case .comment(let action): if case .selected = action.target { return true }
+        case .vote(let action): if case .selected = action.target { return true }
+        default: break
+        }
+        return false
+    }
+
+    /// The report line for a selection read that failed, and whether trying the occurrence
+    /// again next pass can help (a deferred read, a transient failure) or not (a refusal).
+    func selectionFailure(_ error: any Error) -> (
+        (Recipe, Job) -> RunReport.Item, retry: Bool
+    ) {
+        if let deferred = error as? ReadDeferred {
+            return ({ self.item($0, $1, "select targets", .deferred, deferred.reason, deferred.until) }, true)
+        }
+        if let error = error as? APIError,
+            [.notFound, .methodNotAllowed, .badRequest, .forbidden, .invalidRequest].contains(error.code)
+        {
+            let reason = "selection refused by the server: \(error.message); skipped for this occurrence"
+            return ({ self.item($0, $1, "select targets", .failed, reason) }, false)
+        }
+        return ({ self.item($0, $1, "select targets", .deferred, "selection failed: \(error); tried again") }, true)
     }
 
     /// The step's `max_per_day`, if any.
@@ -238,9 +277,7 @@ extension AccountPass {
             case .search(let query):
                 let found = try await client.search(query, type: .posts, limit: min(limit, 50))
                 response = found.map { page in
-                    Page(
-                        items: page.items.compactMap(Self.post(from:)), hasMore: page.hasMore,
-                        nextCursor: page.nextCursor)
+                    Page(items: page.items.compactMap(\.post), hasMore: page.hasMore, nextCursor: page.nextCursor)
                 }
             }
         } catch {
@@ -252,16 +289,6 @@ extension AccountPass {
         }
         absorb(response.rateLimit, status: response.status, action: nil, request: .read)
         return response.value.items
-    }
-
-    static func post(from result: SearchResult) -> Post? {
-        var object: [String: JSONValue] = [
-            "id": .string(result.postID ?? result.id), "title": .string(result.title ?? ""),
-            "content": result.content.map(JSONValue.string) ?? .null,
-        ]
-        if let author = result.author { object["author"] = .object(["name": .string(author.name)]) }
-        if let created = result.createdAt { object["created_at"] = .string(MoltbookDate.format(created)) }
-        return Post(json: .object(object))
     }
 
     /// The targets already acted on, per kind: the store's dedup facts, and the journal's

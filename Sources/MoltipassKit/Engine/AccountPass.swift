@@ -14,7 +14,18 @@ final class AccountPass {
     var client: MoltbookClient?
     var clientError: String?
     var createdAt: Date?
+    /// The agent's name and id on the server (`GET /agents/me`): the keychain entry's name is
+    /// only a local label, and "is this post mine" must be asked with the server's.
+    var serverName: String?
+    var serverID: String?
     var authBroken: String?
+    /// A pause decided where no report was at hand (the identity read): merged at the end.
+    var pausedUntil: Date?
+    /// A `key_refused` pause ran out: read `/agents/me` before anything else, even if the
+    /// identity is known, to see whether the key works again.
+    var mustProbeKey = false
+    /// Votes being restored after the server took them back (at most once each).
+    var restoringVotes: Set<String> = []
     /// The auth breaker's pause ran out before this pass: probe with a read before the first write.
     var breakerWasOpen = false
     var probedThisPass = false
@@ -22,7 +33,7 @@ final class AccountPass {
     var journalContext: [String: (recipe: String, job: String)] = [:]
     /// The limiter and account info as last read or written: unchanged ones are not written again.
     var storedLimiter: Data?
-    var storedCreatedAt: Date?
+    var storedInfo: AccountInfo?
     /// The `max_per_day` counts, read on first use in the pass and kept current.
     var dailyCounts: DailyCounts?
 
@@ -62,9 +73,20 @@ final class AccountPass {
             return
         }
         await loadLimiter()
-        let allPauses = (try? await store.read { [agent] in try $0.pauses(account: agent) }) ?? []
+        var allPauses = (try? await store.read { [agent] in try $0.pauses(account: agent) }) ?? []
+        if let refused = allPauses.first(where: { $0.kind == .keyRefused && $0.isActive(at: now) }),
+            await keyReplaced(since: refused)
+        {
+            allPauses.removeAll { $0.kind == .keyRefused }
+            mustProbeKey = true
+        }
         let pauses = allPauses.filter { $0.isActive(at: now) }
         breakerWasOpen = allPauses.contains { $0.kind == .authBreaker && !$0.isActive(at: now) }
+        mustProbeKey = mustProbeKey || allPauses.contains { $0.kind == .keyRefused && !$0.isActive(at: now) }
+        if let refused = pauses.first(where: { $0.kind == .keyRefused }) {
+            // A refused key is an auth problem for cron and health, not an ordinary pause.
+            report.authBroken[agent] = refused.reason
+        }
         if !pauses.isEmpty {
             let until = pauses.map { $0.until ?? .distantFuture }.max() ?? .distantFuture
             report.paused[agent] = until
@@ -78,6 +100,10 @@ final class AccountPass {
             await reportPending(into: &report, reason: "account paused: \(pauses[0].reason)", until: pauses[0].until)
         }
         await endPass()
+        if let pausedUntil {
+            report.paused[agent] = max(report.paused[agent] ?? pausedUntil, pausedUntil)
+            report.due(at: pausedUntil)
+        }
         if let authBroken { report.authBroken[agent] = authBroken }
         if let clientError { report.keychainFailures[agent] = clientError }
     }
@@ -165,7 +191,9 @@ final class AccountPass {
         }
         if let data = stored?.1, let info = AccountInfo(stored: data) {
             createdAt = info.createdAt
-            storedCreatedAt = info.createdAt
+            serverName = info.name
+            serverID = info.id
+            storedInfo = info
         }
         limiter.setRules(LimitRules.rules(for: profile()))
     }
@@ -202,7 +230,8 @@ final class AccountPass {
             } else {
                 limiter.serialized()
             }
-        let info = createdAt == storedCreatedAt ? nil : AccountInfo(createdAt: createdAt).stored
+        let current = AccountInfo(createdAt: createdAt, name: serverName, id: serverID)
+        let info = current == storedInfo ? nil : current.stored
         return (data == storedLimiter ? nil : data, info)
     }
 
@@ -220,25 +249,22 @@ final class AccountPass {
             storedLimiter = limiterData
             remember(limiter, as: limiterData)
         }
-        if info != nil { storedCreatedAt = createdAt }
+        if info != nil { storedInfo = AccountInfo(createdAt: createdAt, name: serverName, id: serverID) }
     }
 
-    /// The agent's client, made on first use; learns the agent's age once (for the profile).
+    /// Who the agent is on the server: its name and id there when known, else the entry name.
+    var identity: AgentIdentity { AgentIdentity(name: serverName ?? agent, id: serverID) }
+
+    /// The agent's client, made on first use; learns the agent's identity and age once.
+    /// Nil when the keychain or the key fails (`clientError`, `authBroken`).
     func requireClient() async -> MoltbookClient? {
-        if let client { return client }
+        if let client { return authBroken == nil ? client : nil }
         if clientError != nil || authBroken != nil { return nil }
         do {
             let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
             client = made
-            if createdAt == nil, case .allowed = limiter.reserve([.read], at: now) {
-                let me = try? await made.me()
-                if let me { absorb(me.rateLimit, status: me.status, action: nil, request: .read) }
-                if let created = me?.value.createdAt {
-                    createdAt = created
-                    limiter.setRules(LimitRules.rules(for: profile()))
-                }
-            }
-            return made
+            if createdAt == nil || serverName == nil || mustProbeKey { await readIdentity(made) }
+            return authBroken == nil ? made : nil
         } catch let error as APIError {
             keyRefused(error)
         } catch {
@@ -247,9 +273,51 @@ final class AccountPass {
         return nil
     }
 
-    func absorb(_ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil) {
+    /// One `GET /agents/me`: the agent's name, id and age. A refused key (401 on this read of
+    /// the agent's own profile, the one route every server has) becomes a stored pause, so
+    /// every later run sees it without sending anything; a suspension becomes one too; a 429
+    /// holds the read class, so the next read waits instead of drawing another.
+    func readIdentity(_ client: MoltbookClient) async {
+        guard case .allowed = limiter.reserve([.read], at: now) else { return }
+        do {
+            let me = try await client.me()
+            absorb(me.rateLimit, status: me.status, action: nil, request: .read)
+            serverName = me.value.name
+            serverID = me.value.id ?? serverID
+            if let created = me.value.createdAt {
+                createdAt = created
+                limiter.setRules(LimitRules.rules(for: profile()))
+            }
+            if mustProbeKey {
+                mustProbeKey = false
+                let agent = agent
+                _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .keyRefused) }
+                logger.info("the key works again; key_refused pause lifted", metadata: ["agent": "\(agent)"])
+            }
+        } catch {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            switch error.code {
+            case .invalidKey, .authenticationRequired, .notClaimed:
+                await refuseKey(error)
+            case .suspended:
+                let until = now.addingTimeInterval(error.suspensionRemaining ?? Self.unknownSuspension)
+                await storePause(.suspended, until: until, reason: error.message)
+                pausedUntil = max(pausedUntil ?? until, until)
+                authBroken = "\(error.message) (writes paused until \(MoltbookDateText.iso(until)))"
+            default:
+                break  // the read failed for another reason: the identity stays as known
+            }
+        }
+    }
+
+    /// Folds a response's hints into the limiter. `window`: the class the response's
+    /// `X-RateLimit-*` headers describe (the request class unless the endpoint says otherwise).
+    func absorb(
+        _ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil,
+        window: LimitClass? = nil
+    ) {
         let absorbed = limiter.absorb(
-            hint, status: status, action: action, request: request, reservedAt: reservedAt, at: now)
+            hint, status: status, action: action, request: request, reservedAt: reservedAt, window: window, at: now)
         for (limitClass, spacing) in absorbed.learned {
             logger.warning(
                 "server stricter than the limit profile; spacing learned",
@@ -262,10 +330,17 @@ final class AccountPass {
 ///
 /// Stored in `Codable`'s default shape (`{"createdAt": seconds since 2001-01-01}`, `{}` when
 /// unknown), read and written through `JSONValue`: it is read on every pass.
-struct AccountInfo: Codable {
+struct AccountInfo: Codable, Equatable {
     var createdAt: Date?
+    /// The agent's name and id on the server (older state files have neither).
+    var name: String?
+    var id: String?
 
-    init(createdAt: Date?) { self.createdAt = createdAt }
+    init(createdAt: Date?, name: String? = nil, id: String? = nil) {
+        self.createdAt = createdAt
+        self.name = name
+        self.id = id
+    }
 
     init?(stored: Data) {
         guard let fields = (try? JSONValue.parse(stored))?.object else { return nil }
@@ -274,9 +349,34 @@ struct AccountInfo: Codable {
         case .number(let seconds)?: createdAt = Date(timeIntervalSinceReferenceDate: seconds)
         default: return nil
         }
+        name = fields["name"]?.string
+        id = fields["id"]?.string
     }
 
     var stored: Data {
-        JSONValue.object(createdAt.map { ["createdAt": .number($0.timeIntervalSinceReferenceDate)] } ?? [:]).encoded()
+        var fields: [String: JSONValue] = [:]
+        if let createdAt { fields["createdAt"] = .number(createdAt.timeIntervalSinceReferenceDate) }
+        if let name { fields["name"] = .string(name) }
+        if let id { fields["id"] = .string(id) }
+        return JSONValue.object(fields).encoded()
+    }
+}
+
+/// Who an agent is on the server, for "is this mine" questions: its id when both sides have
+/// one, else its name (case-insensitively; servers preserve case but names are unique without it).
+public struct AgentIdentity: Sendable, Equatable {
+    public var name: String
+    public var id: String?
+
+    public init(name: String, id: String? = nil) {
+        self.name = name
+        self.id = id
+    }
+
+    /// Whether `author` is this agent.
+    public func isSelf(_ author: AuthorRef?) -> Bool {
+        guard let author else { return false }
+        if let id, let other = author.id { return id == other }
+        return author.name.lowercased() == name.lowercased()
     }
 }

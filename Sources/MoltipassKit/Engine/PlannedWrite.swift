@@ -27,11 +27,15 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     public var url: String?
     /// The comment replied to.
     public var parentID: String?
+    /// A comment on a target a selector picked: one per target, whatever its text. The server
+    /// check before sending then looks for any comment of the agent there, not only this text.
+    public var oncePerTarget: Bool
 
     public init(
         kind: Kind, target: String? = nil, submolt: String? = nil, title: String? = nil, content: String? = nil,
-        url: String? = nil, parentID: String? = nil
+        url: String? = nil, parentID: String? = nil, oncePerTarget: Bool = false
     ) {
+        self.oncePerTarget = oncePerTarget
         self.kind = kind
         self.target = target
         self.submolt = submolt
@@ -39,6 +43,36 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         self.content = content
         self.url = url
         self.parentID = parentID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, target, submolt, title, content, url, parentID, oncePerTarget
+    }
+
+    /// `Codable`'s shape; `oncePerTarget` is absent from journals written before it existed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            target: try container.decodeIfPresent(String.self, forKey: .target),
+            submolt: try container.decodeIfPresent(String.self, forKey: .submolt),
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            content: try container.decodeIfPresent(String.self, forKey: .content),
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            parentID: try container.decodeIfPresent(String.self, forKey: .parentID),
+            oncePerTarget: try container.decodeIfPresent(Bool.self, forKey: .oncePerTarget) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(target, forKey: .target)
+        try container.encodeIfPresent(submolt, forKey: .submolt)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(content, forKey: .content)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(parentID, forKey: .parentID)
+        if oncePerTarget { try container.encode(true, forKey: .oncePerTarget) }
     }
 
     /// The action's own limit class (every write also counts as `.write`).
@@ -55,6 +89,15 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     /// Whether a lost response may be followed by sending again after reading back. Votes
     /// toggle, so a vote whose outcome is unknown is never sent again.
     public var isVote: Bool { limitClass == .vote }
+
+    /// The vote state a vote write leaves on its target; nil for other writes.
+    public var desiredVote: VoteState? {
+        switch kind {
+        case .upvotePost, .upvoteComment: .up
+        case .downvotePost: .down
+        default: nil
+        }
+    }
 
     /// SHA-256 over the rendered fields, hex: part of the idempotency key.
     public var contentHash: String {
@@ -118,6 +161,7 @@ extension PlannedWrite {
         ] {
             if let value { fields[key] = .string(value) }
         }
+        if oncePerTarget { fields["oncePerTarget"] = .bool(true) }
         return JSONValue.object(fields).encoded()
     }
 
@@ -136,7 +180,14 @@ extension PlannedWrite {
         guard let target = text("target"), let submolt = text("submolt"), let title = text("title"),
             let content = text("content"), let url = text("url"), let parentID = text("parentID")
         else { return nil }
+        let once: Bool
+        switch fields["oncePerTarget"] {
+        case nil, .null?: once = false
+        case .bool(let value)?: once = value
+        default: return nil
+        }
         self.init(
-            kind: kind, target: target, submolt: submolt, title: title, content: content, url: url, parentID: parentID)
+            kind: kind, target: target, submolt: submolt, title: title, content: content, url: url, parentID: parentID,
+            oncePerTarget: once)
     }
 }

@@ -1,26 +1,32 @@
 import Foundation
 import MoltbookAPI
 
-/// Decides, by reading back, whether a write whose outcome was lost was applied.
+/// Asks the server what it holds, before a write that cannot be undone twice and after one
+/// whose outcome was lost. The server is the record: the journal can be lost, copied or stale,
+/// and an operator may act by hand.
 ///
-/// - Posts: the agent's recent posts (global feed, newest first) are searched for one by the
-///   agent with the same title (and content) created after the intent.
-/// - Comments: the post's comments are searched for one by the agent with the same content.
+/// - Posts: the agent's recent posts (global feed, newest first, then its profile) are searched
+///   for one by the agent with the same title (and content) created after the intent.
+/// - Comments: the post's comments (embedded in `GET /posts/ID`, else `GET /posts/ID/comments`)
+///   are searched for one by the agent under the same parent.
+/// - Votes: the post's own vote field (`your_vote`, `userVote`, `user_vote`), where the server
+///   gives one; otherwise the outcome cannot be known and the vote is not sent again.
 /// - Follow / subscribe and their inverses are idempotent on the server: sending again is safe.
-/// - Votes toggle and production shows no "your vote": a vote whose outcome is unknown is
-///   never sent again; it is reported as uncertain and left alone.
+///
+/// "By the agent" means by its identity on the server (`AgentIdentity`), never the keychain
+/// entry's name.
 public enum Reconciler {
     public enum Verdict: Sendable, Equatable {
         /// Applied; the remote id when one could be found.
         case applied(remoteID: String?)
         /// Certainly not applied: safe to send.
         case notApplied
-        /// Cannot be known (votes): do not send again.
+        /// Cannot be known (votes on a server that shows no vote state): do not send again.
         case unknowable
     }
 
     public static func reconcile(
-        _ write: PlannedWrite, agent: String, intentAt: Date, client: MoltbookClient
+        _ write: PlannedWrite, agent: AgentIdentity, intentAt: Date, client: MoltbookClient
     ) async throws(APIError) -> Verdict {
         // Server clocks and ours differ; a post "created" slightly before our intent still counts.
         let earliest = intentAt.addingTimeInterval(-300)
@@ -28,29 +34,56 @@ public enum Reconciler {
         case .post:
             let page = try await client.posts(sort: .new, limit: 50).value
             let match = page.items.first { post in
-                post.author?.name.lowercased() == agent.lowercased() && post.title == write.title
+                agent.isSelf(post.author) && post.title == write.title
                     && (write.content == nil || post.content == nil || post.content == write.content)
                     && (post.createdAt.map { $0 >= earliest } ?? true)
             }
             if let match { return .applied(remoteID: match.id) }
             // Pending (challenged) posts are hidden from feeds; the profile's recent posts are a
             // second look before concluding that nothing was created.
-            let profile = try await client.profile(name: agent).value
-            if let own = profile.recentPosts.first(where: { $0.title == write.title }) {
-                return .applied(remoteID: own.id)
+            do {
+                let profile = try await client.profile(name: agent.name).value
+                if let own = profile.recentPosts.first(where: { $0.title == write.title }) {
+                    return .applied(remoteID: own.id)
+                }
+            } catch  where [.notFound, .methodNotAllowed].contains(error.code) {
+                // A server without profiles: the feed was the only look there is.
             }
             return .notApplied
         case .comment:
-            let detail = try await client.post(id: write.target ?? "").value
-            let match = detail.comments.flatMap(\.flattened).first { comment in
-                comment.author?.name.lowercased() == agent.lowercased() && comment.content == write.content
-                    && comment.parentID == write.parentID
-            }
+            let match = try await ownComment(
+                on: write.target ?? "", parentID: write.parentID, content: write.content, agent: agent, client: client)
             return match.map { .applied(remoteID: $0.id) } ?? .notApplied
         case .follow, .unfollow, .subscribe, .unsubscribe:
             return .notApplied
-        case .upvotePost, .downvotePost, .upvoteComment:
+        case .upvotePost, .downvotePost:
+            switch try await postVote(write.target ?? "", client: client) {
+            case nil: return .unknowable
+            case let state? where state == write.desiredVote: return .applied(remoteID: nil)
+            case _?: return .notApplied
+            }
+        case .upvoteComment:
             return .unknowable
         }
+    }
+
+    /// The agent's comment on post `postID` under `parentID` (top level when nil), with
+    /// `content` when given, if the server shows one.
+    public static func ownComment(
+        on postID: String, parentID: String?, content: String? = nil, agent: AgentIdentity, client: MoltbookClient
+    ) async throws(APIError) -> Comment? {
+        let detail = try await client.post(id: postID).value
+        var comments = detail.comments
+        if !detail.commentsIncluded {
+            comments = try await client.comments(postID: postID, sort: .new, limit: 100).value.items
+        }
+        return comments.flatMap(\.flattened).first { comment in
+            agent.isSelf(comment.author) && comment.parentID == parentID && (content == nil || comment.content == content)
+        }
+    }
+
+    /// The agent's current vote on a post, or nil when the server does not say.
+    public static func postVote(_ postID: String, client: MoltbookClient) async throws(APIError) -> VoteState? {
+        try await client.post(id: postID).value.post.myVote
     }
 }

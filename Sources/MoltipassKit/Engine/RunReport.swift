@@ -69,16 +69,27 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// The exit status of a `run --once` that produced this report (README, "Exit codes"):
     /// auth broken first (someone must act), then keychain, paused (an account stopped writing:
     /// a failed challenge, a suspension, the auth breaker — even if something was done before),
+    /// a failed write, an uncertain one (neither is hidden behind another write's success),
     /// done, locked, transient, deferred, nothing due.
     public var exitStatus: ExitStatus {
         if !authBroken.isEmpty { return .authBroken }
         if !keychainFailures.isEmpty { return .keychain }
         if !paused.isEmpty { return .paused }
+        if count(.failed) > 0 { return .writeFailed }
+        if count(.uncertain) > 0 { return .uncertain }
         if count(.done) + count(.challenged) > 0 { return .ok }
         if !locked.isEmpty { return .locked }
-        if transientFailures > 0 || count(.uncertain) > 0 { return .transient }
+        if transientFailures > 0 { return .transient }
         if count(.deferred) > 0 { return .deferred }
         return .nothingDue
+    }
+
+    /// Brings `nextDue` forward to every deferred item's time: each path that defers a write
+    /// says when in its report line, and the daemon must wake then, not at the next occurrence.
+    mutating func includeDeferrals() {
+        for item in items where item.outcome == .deferred {
+            if let until = item.until { due(at: until) }
+        }
     }
 
     /// One line for stderr: `moltipass: 2 done, 1 deferred (next 10:30:00Z), 0 failed`.

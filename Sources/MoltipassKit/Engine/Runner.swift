@@ -88,6 +88,7 @@ public final class Runner: Sendable {
         for agent in agents {
             await AccountPass(runner: self, agent: agent, now: now).run(into: &report)
         }
+        report.includeDeferrals()
         return report
     }
 

@@ -61,10 +61,12 @@ public struct StepExpander: Sendable {
     ///   - fetch: reads the posts a selector names (through the client and the limiter).
     ///   - alreadyDone: whether this step must not act on a target again with a kind of write
     ///     (dedup facts).
+    ///   - identity: who the agent is on the server (`not_mine`); the recipe's agent name by default.
     public func expand(
-        step index: Int, queuePosition: Int, now: Date,
+        step index: Int, queuePosition: Int, now: Date, identity: AgentIdentity? = nil,
         fetch: (Selector) async throws -> [Post], alreadyDone: (PlannedWrite.Kind, String) -> Bool
     ) async throws -> Outcome {
+        let identity = identity ?? AgentIdentity(name: recipe.agent.value)
         let step = job.steps[index]
         switch step.action {
         case .post(let action):
@@ -96,12 +98,14 @@ public struct StepExpander: Sendable {
             case .selected(let selector):
                 let fetched = try await fetch(selector)
                 let posts = TargetFilter.select(
-                    fetched, selector: selector, agent: recipe.agent.value, now: now,
+                    fetched, selector: selector, identity: identity, now: now,
                     excluded: Self.done(.comment, among: fetched, alreadyDone))
                 return .writes(
                     posts.map { post in
                         let content = action.content.render(context(target: TargetFilter.templateFields(of: post)))
-                        return expanded(PlannedWrite(kind: .comment, target: post.id, content: content), step: index)
+                        return expanded(
+                            PlannedWrite(kind: .comment, target: post.id, content: content, oncePerTarget: true),
+                            step: index)
                     })
             }
         case .vote(let action):
@@ -120,7 +124,7 @@ public struct StepExpander: Sendable {
                 kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
                 let fetched = try await fetch(selector)
                 let posts = TargetFilter.select(
-                    fetched, selector: selector, agent: recipe.agent.value, now: now,
+                    fetched, selector: selector, identity: identity, now: now,
                     excluded: Self.done(kind, among: fetched, alreadyDone))
                 return .writes(posts.map { expanded(PlannedWrite(kind: kind, target: $0.id), step: index) })
             }

@@ -6,9 +6,21 @@ import Synchronization
 /// Applies a selector's filters to fetched posts. Pure: `now` and the agent name are parameters.
 public enum TargetFilter {
     /// The posts that pass every filter, in feed order, minus `excluded` ids, at most
-    /// `selector.maxPerRun`.
+    /// `selector.maxPerRun`. `agent` is the entry's name, taken as the name on the server.
     public static func select(
         _ posts: [Post], selector: Selector, agent: String, now: Date, excluded: Set<String> = []
+    ) -> [Post] {
+        select(posts, selector: selector, identity: AgentIdentity(name: agent), now: now, excluded: excluded)
+    }
+
+    /// The posts that pass every filter, in feed order, minus `excluded` ids, at most
+    /// `selector.maxPerRun`. `identity` is who the agent is on the server (`not_mine`).
+    ///
+    /// A post without a creation time passes `max_age`: a server that does not send one
+    /// (some do not) would otherwise leave a `max_age` selector nothing, ever; the feed's
+    /// `sort: new` order and the dedup facts still keep old posts from being acted on twice.
+    public static func select(
+        _ posts: [Post], selector: Selector, identity: AgentIdentity, now: Date, excluded: Set<String> = []
     ) -> [Post] {
         // ICU expressions, the same engine `validate` checked them with (Swift's `Regex` accepts a
         // different syntax, and was an order of magnitude slower on `plan`'s month of feeds).
@@ -19,14 +31,12 @@ public enum TargetFilter {
         var picked: [Post] = []
         for post in posts where !excluded.contains(post.id) {
             let author = post.author?.name.lowercased()
-            if selector.notMine, author == agent.lowercased() { continue }
+            if selector.notMine, identity.isSelf(post.author) { continue }
             if !authors.isEmpty, !authors.contains(author ?? "") { continue }
             if let author, excludedAuthors.contains(author) { continue }
             if let minScore = selector.minScore, post.score < minScore { continue }
             if let maxAge = selector.maxAge {
-                guard let created = post.createdAt, now.timeIntervalSince(created) <= TimeInterval(maxAge) else {
-                    continue
-                }
+                if let created = post.createdAt, now.timeIntervalSince(created) > TimeInterval(maxAge) { continue }
             }
             if let title, !matches(title, post.title) { continue }
             if let content, !matches(content, post.content ?? "") { continue }

@@ -7,6 +7,9 @@ public enum WriteSender {
     public enum Outcome: Sendable {
         /// Applied. `remoteID` for created content; `challenge` when Moltbook wants verification.
         case done(remoteID: String?, challenge: VerificationChallenge?, rateLimit: RateLimitHint, status: Int)
+        /// A vote that the server says it took back (`action: removed`): the vote was already
+        /// there (made outside this runner, or with the journal lost), and sending it toggled it off.
+        case voteRemoved(rateLimit: RateLimitHint, status: Int)
         /// Refused by a rate limit: nothing happened; try again after the hint.
         case rateLimited(APIError)
         /// The request may have been applied (timeout or lost connection after sending, 5xx,
@@ -35,13 +38,13 @@ public enum WriteSender {
                     }
                 let response = try await client.createPost(post)
                 return .done(
-                    remoteID: response.value.item.id, challenge: response.value.challenge,
+                    remoteID: response.value.item?.id, challenge: response.value.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .comment:
                 let response = try await client.createComment(
                     postID: write.target ?? "", content: write.content ?? "", parentID: write.parentID)
                 return .done(
-                    remoteID: response.value.item.id, challenge: response.value.challenge,
+                    remoteID: response.value.item?.id, challenge: response.value.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .upvotePost:
                 return vote(try await client.upvotePost(id: write.target ?? ""))
@@ -64,7 +67,10 @@ public enum WriteSender {
     }
 
     static func vote(_ response: MoltbookResponse<VoteResult>) -> Outcome {
-        .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
+        if response.value.action == .removed {
+            return .voteRemoved(rateLimit: response.rateLimit, status: response.status)
+        }
+        return .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
     }
 
     static func membership(_ response: MoltbookResponse<MembershipResult>) -> Outcome {
@@ -77,7 +83,7 @@ public enum WriteSender {
         case .rateLimited: return .rateLimited(error)
         case .invalidKey, .authenticationRequired, .notClaimed, .suspended, .forbidden: return .authBroken(error)
         case .transport: return error.outcomeUnknown ? .uncertain(error) : .retryable(error)
-        case .serverError, .undecodable: return .uncertain(error)
+        case .serverError, .undecodable, .unrecognized: return .uncertain(error)
         case .redirectRefused: return .authBroken(error)
         default: return .rejected(error)
         }

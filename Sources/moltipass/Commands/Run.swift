@@ -9,7 +9,8 @@ struct Run: AsyncParsableCommand {
         abstract: "Run recipes: once for cron (--once), or as a long-running daemon.",
         discussion: """
             Exit status with --once: 0 something done, 3 nothing due, 4 deferred by limits, 5 another run \
-            holds the lock, 6 paused, 65 invalid recipe, 67 keychain, 75 transient failure, 77 auth broken.
+            holds the lock, 6 paused, 8 a write failed, 9 a write's outcome is uncertain, 65 invalid recipe, \
+            67 keychain, 75 transient failure, 77 auth broken (a refused key or unclaimed agent).
             The daemon exits 0 after SIGTERM/SIGINT; SIGHUP reloads the recipes.
             """)
 
