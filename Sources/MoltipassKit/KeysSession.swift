@@ -48,11 +48,22 @@ public struct KeysSession: Sendable {
         return "created keychain \(path) (\(scrypt))"
     }
 
-    /// Stores `key` under `name`; the answer names the entry and the key's fingerprint only.
-    public func add(name: String, key: APIKey, replace: Bool, now: Date = Date()) throws -> String {
-        let existed = try store.read().entry(named: name) != nil
-        try store.add(name: name, key: key, replace: replace, now: now)
-        return "\(existed ? "replaced" : "added") \(name) (key \(key.fingerprint))"
+    /// Stores `key` under `name`, with `baseURL` (an already checked `--base-url`) as the API
+    /// the key belongs to. Replacing an entry without a `baseURL` keeps the entry's. The answer
+    /// names the entry, the key's fingerprint and the given base URL, never the key.
+    public func add(name: String, key: APIKey, baseURL: URL? = nil, replace: Bool, now: Date = Date()) throws
+        -> String
+    {
+        let existing = try store.read().entry(named: name)
+        var metadata = KeychainEntry.Metadata()
+        if let baseURL {
+            metadata.baseURL = KeysEndpoint.storedBaseURL(baseURL)
+        } else {
+            metadata.baseURL = existing?.metadata.baseURL
+        }
+        try store.add(name: name, key: key, metadata: metadata, replace: replace, now: now)
+        let url = baseURL.map { ", base URL \($0.absoluteString)" } ?? ""
+        return "\(existing != nil ? "replaced" : "added") \(name) (key \(key.fingerprint)\(url))"
     }
 
     /// Every entry without its key, sorted by name.

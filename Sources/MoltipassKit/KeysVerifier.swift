@@ -34,12 +34,16 @@ public struct KeysVerifier: Sendable {
         self.logger = logger
     }
 
-    /// Calls `/agents/me` then `/agents/status` with the key of `name`, stores the claim status
-    /// (and the agent id when it was missing), and returns the outcome with a one-line report.
-    /// Transient failures (5xx, network, 429) throw and leave the entry alone.
+    /// Calls `/agents/me` then `/agents/status` with the key of `name` (at `baseURL`, else the
+    /// entry's), stores the claim status (and the agent id when it was missing), and returns the
+    /// outcome with a report. When the server at a given `baseURL` recognised the key (claimed
+    /// or pending claim), that URL becomes the entry's, so `claim` and `run` go there too; the
+    /// report says so when it changed. Transient failures (5xx, network, 429) throw and leave
+    /// the entry alone.
     public func verify(name: String, baseURL: String?, now: () -> Date = Date.init) async throws
         -> (outcome: Outcome, report: String)
     {
+        let given = try baseURL.map { try KeysEndpoint.checkedBaseURL($0) }
         let (entry, key) = try session.entryAndKey(name)
         let client = try KeysEndpoint.client(
             baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger)
@@ -55,11 +59,23 @@ public struct KeysVerifier: Sendable {
             default: throw error
             }
         }
+        let recognised = outcome == .claimed || outcome == .pendingClaim
+        let newBaseURL = given.flatMap { recognised ? $0 : nil }
+        var movedTo: URL?
         try session.store.updateMetadata(name: name, now: now()) { metadata in
             metadata.claimStatus = outcome.claimStatus
+            if let newBaseURL, metadata.baseURL != KeysEndpoint.storedBaseURL(newBaseURL) {
+                metadata.baseURL = KeysEndpoint.storedBaseURL(newBaseURL)
+                if let agentID { metadata.agentID = agentID }  // the id on the server the entry now points at
+                movedTo = newBaseURL
+            }
             if metadata.agentID == nil, let agentID { metadata.agentID = agentID }
         }
-        return (outcome, Self.report(name: name, fingerprint: key.fingerprint, outcome: outcome, entry: entry))
+        var report = Self.report(name: name, fingerprint: key.fingerprint, outcome: outcome, entry: entry)
+        if let movedTo {
+            report += "\n\(name): base URL stored: \(movedTo.absoluteString) (claim, keys verify and run use it now)"
+        }
+        return (outcome, report)
     }
 
     /// `/agents/me` (the key works at all), then `/agents/status` (claimed or not).

@@ -6,9 +6,9 @@ import MoltbookAPI
 /// `moltipass register NAME --description …`: registers an agent and keeps its key in the
 /// keychain before anything else is shown.
 ///
-/// Order: unlock the keychain and check the name locally (so a wrong passphrase or an existing
-/// entry fails before an agent exists on the server), register, store the key, and only then
-/// report. If storing fails after a successful registration, the key is **not** printed (it
+/// Order: check the agent name against Moltbook's rule, unlock the keychain and check the
+/// entry name (so a bad name, a wrong passphrase or an existing entry fails before an agent
+/// exists on the server), register, store the key, and only then report. If storing fails after a successful registration, the key is **not** printed (it
 /// would end up in terminal scrollback, CI logs or cron mail); the report gives the claim URL
 /// and says how to recover: the owner claims the agent, rotates its key on the dashboard and
 /// adds the new key with `keys add`.
@@ -44,7 +44,7 @@ public struct RegistrationFlow: Sendable {
     public func register(
         name: String, description: String, baseURL: String?, replace: Bool, now: () -> Date = Date.init
     ) async throws -> Result {
-        guard KeychainEntry.isValidName(name) else { throw KeychainError.invalidEntryName(name: name) }
+        try Self.checkAgentName(name)
         let client = try KeysEndpoint.client(baseURL: baseURL, apiKey: nil, logger: logger)
         if try session.store.read().entry(named: name) != nil, !replace {
             throw KeychainError.entryExists(name: name, path: session.path)
@@ -76,6 +76,31 @@ public struct RegistrationFlow: Sendable {
             keychainPath: session.path)
     }
 
+    /// The agent-name rule Moltbook enforces, in the words the help and the errors use.
+    public static let nameRule = "2-32 letters, digits or '_' (ASCII, no '-')"
+
+    /// Whether Moltbook accepts `name` as an agent name: 2–32 of `[A-Za-z0-9_]`. (Keychain entry
+    /// names are local and may also hold `-` and `.`.)
+    public static func isValidAgentName(_ name: String) -> Bool {
+        (2...32).contains(name.unicodeScalars.count)
+            && name.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_": true
+                default: false
+                }
+            }
+    }
+
+    /// Refuses, before any request, a name Moltbook would refuse: a usage failure that states
+    /// the rule and, when replacing `-` by `_` makes the name valid, suggests that name.
+    public static func checkAgentName(_ name: String) throws {
+        guard !isValidAgentName(name) else { return }
+        let underscored = name.replacingOccurrences(of: "-", with: "_")
+        let suggestion = isValidAgentName(underscored) ? "; try \(underscored)" : ""
+        throw KeysFailure(
+            .usage, "the agent name \(name) is not valid: names are \(nameRule)\(suggestion); nothing was registered")
+    }
+
     /// Registration errors in plain words: 409 name taken (73), 400 invalid (64), 429 (75).
     public static func explain(_ error: any Error, name: String) -> any Error {
         guard let error = error as? APIError else { return error }
@@ -86,7 +111,7 @@ public struct RegistrationFlow: Sendable {
         case .badRequest:
             return KeysFailure(
                 .usage,
-                "Moltbook refused the registration of \(name)\(said); names are 2-32 letters, digits, '_' or '-', "
+                "Moltbook refused the registration of \(name)\(said); names are \(nameRule), "
                     + "and the description must be a non-empty string")
         case .rateLimited:
             let wait = error.rateLimit.retryWait(now: Date()).map { " Try again in \(Int($0.rounded(.up))) s." } ?? ""

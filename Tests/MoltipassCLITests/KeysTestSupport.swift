@@ -112,3 +112,26 @@ func claimOnSandbox(_ sandbox: SandboxProcess, _ name: String) async throws {
     let response = try await transport.send(HTTPRequest(method: .post, url: components.url!, body: Data()))
     #expect((200...299).contains(response.status), "sandbox claim of \(name): HTTP \(response.status)")
 }
+
+/// Registers `name` on the sandbox straight through the API client (not through the binary)
+/// and returns its key, so a test can hand the key to `keys add` on stdin.
+func registerOnSandbox(_ sandbox: SandboxProcess, _ name: String) async throws -> String {
+    let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
+    let client = try MoltbookClient(baseURL: sandbox.baseURL, apiKey: nil, transport: transport, allowLoopback: true)
+    return try await client.register(name: name, description: "test agent \(name)").value.apiKey.withRawValue { $0 }
+}
+
+/// The sandbox's `GET /_sandbox/counters` (API requests seen, per agent and in total).
+func sandboxCounters(_ sandbox: SandboxProcess) async throws -> JSONValue {
+    var components = URLComponents(url: sandbox.baseURL, resolvingAgainstBaseURL: false)!
+    components.path = "/_sandbox/counters"
+    let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
+    let response = try await transport.send(HTTPRequest(method: .get, url: components.url!))
+    #expect(response.status == 200, "sandbox counters: HTTP \(response.status)")
+    return try JSONValue.parse(response.body)
+}
+
+/// How many authenticated API requests the sandbox has seen from the agent `name`.
+func sandboxRequests(_ sandbox: SandboxProcess, by name: String) async throws -> Int {
+    try await sandboxCounters(sandbox)["requests_by_agent"]?[name]?.int ?? 0
+}

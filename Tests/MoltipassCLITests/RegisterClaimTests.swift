@@ -78,9 +78,9 @@ struct RegisterClaimTests {
         home.expectNoLeak(of: [])
     }
 
-    /// Registration errors in plain words: the name taken on the server (409) is 73, an
-    /// invalid name (400) is 64, an existing keychain entry is 73 before any request; nothing
-    /// is stored by a failed registration.
+    /// Registration errors in plain words: the name taken on the server (409) is 73, a name
+    /// outside the rule is 64 before any request, an existing keychain entry is 73 before any
+    /// request; nothing is stored by a failed registration.
     @Test func registrationErrors() async throws {
         let home = try KeysHome()
         defer { home.remove() }
@@ -104,7 +104,7 @@ struct RegisterClaimTests {
 
         let invalid = try await other.run(["register", "x", "--description", "x", "--base-url", base])
         #expect(invalid.status == 64)
-        #expect(invalid.stderr.contains("Moltbook refused the registration of x"))
+        #expect(invalid.stderr.contains("the agent name x is not valid"))
         #expect(try await other.listJSON().isEmpty)
         home.expectNoLeak(of: [])
         other.expectNoLeak(of: [])
@@ -138,6 +138,47 @@ struct RegisterClaimTests {
         #expect(verify.status == 64, "\(verify.stderr)")
         let register = try await home.run(["register", "alpha2", "--description", "x", "--base-url", url])
         #expect(register.status == 64)
-        home.expectNoLeak(of: [KeysCommandTests.alphaKey])
+        let add = try await home.run(["keys", "add", "beta", "--base-url", url], stdin: KeysCommandTests.betaKey)
+        #expect(add.status == 64, "\(add.stderr)")
+        #expect(add.stderr.contains("--base-url") || add.stderr.contains("base URL"))
+        #expect(try await home.listJSON().map { $0["name"]?.string } == ["alpha"])
+        home.expectNoLeak(of: [KeysCommandTests.alphaKey, KeysCommandTests.betaKey])
+    }
+
+    /// Agent names register refuses locally, and the suggestion each gets (if any).
+    static let refusedNames: [(String, String?)] = [
+        ("reef-scout", "reef_scout"), ("x", nil), ("tide.clerk", nil), (String(repeating: "a", count: 33), nil),
+        ("kelp-reader-of-the-deep-southern-seas", nil),
+    ]
+
+    /// register checks the name before any request: outside 2-32 letters, digits or '_' it
+    /// exits 64 with the rule (and the name with '-' as '_' when that fits), nothing is sent to
+    /// the sandbox and nothing is stored; --help states the same rule.
+    @Test(arguments: refusedNames)
+    func registerRefusesNameLocally(name: String, suggestion: String?) async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start()
+        defer { Task { await sandbox.stop() } }
+        try await home.initKeychain()
+        let result = try await home.run(
+            ["register", name, "--description", "x", "--base-url", sandbox.baseURL.absoluteString])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the agent name \(name) is not valid"))
+        #expect(result.stderr.contains("2-32 letters, digits or '_'"))
+        if let suggestion {
+            #expect(result.stderr.contains("; try \(suggestion)"))
+        } else {
+            #expect(!result.stderr.contains("; try "))
+        }
+        let counters = try await sandboxCounters(sandbox)
+        #expect(counters["requests_total"]?.int == 0)
+        #expect(try await home.listJSON().isEmpty)
+
+        let help = try await home.run(["register", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("2-32 letters, digits or '_' (ASCII, no '-')"))
+        home.expectNoLeak(of: [])
     }
 }

@@ -26,7 +26,11 @@ struct Claim: AsyncParsableCommand {
     @Option(help: "Seconds between polls during the first minute (default 3).")
     var pollInterval: Double = 3
 
-    @Option(help: "API base URL (default: the entry's, else https://www.moltbook.com/api/v1).")
+    @Option(
+        help: """
+            API base URL (default: the entry's, stored by register, keys add or keys verify --base-url; \
+            else https://www.moltbook.com/api/v1).
+            """)
     var baseURL: String?
 
     func validate() throws {

@@ -7,7 +7,8 @@ struct Keys: AsyncParsableCommand {
         discussion: """
             Keys are read from stdin or a no-echo prompt, never from the command line. The passphrase \
             comes from --passphrase-file, MOLTIPASS_PASSPHRASE_FILE, MOLTIPASS_PASSPHRASE or the terminal, \
-            in that order.
+            in that order. An entry remembers the API its key belongs to (register or keys add --base-url, \
+            or a keys verify --base-url that the server there answered); claim, keys verify and run use it.
             """,
         subcommands: [
             KeysInit.self, KeysAdd.self, KeysList.self, KeysRemove.self, KeysPasswd.self, KeysVerify.self,

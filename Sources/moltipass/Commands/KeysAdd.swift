@@ -12,15 +12,24 @@ struct KeysAdd: AsyncParsableCommand {
     @Argument(help: "The entry name, normally the agent name.")
     var name: String
 
-    @Flag(help: "Overwrite an existing entry with the same name.")
+    @Option(
+        help: """
+            The API the key belongs to, remembered for claim, keys verify and run (default \
+            https://www.moltbook.com/api/v1; a sandbox must be loopback). With --replace and no \
+            --base-url the entry keeps its own.
+            """)
+    var baseURL: String?
+
+    @Flag(help: "Overwrite an existing entry with the same name (its key and, when given, its base URL).")
     var replace = false
 
     func run() async throws {
         try await reportingFailures {
+            let url = try baseURL.map { try KeysEndpoint.checkedBaseURL($0) }  // before asking for anything
             let session = try options.session()
             _ = try session.list()  // unlock (and fail on a bad passphrase) before asking for the key
             let key = try KeysSecretInput.readKey(for: name)
-            print(try session.add(name: name, key: key, replace: replace))
+            print(try session.add(name: name, key: key, baseURL: url, replace: replace))
             return .ok
         }
     }

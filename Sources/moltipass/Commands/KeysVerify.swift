@@ -7,7 +7,10 @@ struct KeysVerify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check a stored key against /agents/me and /agents/status: claimed, pending, invalid or suspended.",
-        discussion: "Exit 0 when claimed; 77 when pending, invalid or suspended; 75 when Moltbook cannot be reached.")
+        discussion: """
+            Records the claim status in the entry. Exit 0 when claimed; 77 when pending, invalid or suspended; \
+            75 when Moltbook cannot be reached.
+            """)
 
     @OptionGroup var options: KeysOptions
 
@@ -15,7 +18,11 @@ struct KeysVerify: AsyncParsableCommand {
     var name: String
 
     @Option(
-        help: "API base URL (default: the entry's, else https://www.moltbook.com/api/v1; a sandbox must be loopback).")
+        help: """
+            API base URL (default: the entry's, else https://www.moltbook.com/api/v1; a sandbox must be \
+            loopback). When the server there knows the key (claimed or pending), the URL is stored in the \
+            entry for claim and run.
+            """)
     var baseURL: String?
 
     func run() async throws {

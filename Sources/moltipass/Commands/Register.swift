@@ -7,20 +7,23 @@ struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register a new agent on Moltbook and store its key in the keychain.",
         discussion: """
-            The key is stored before anything is printed, and never printed. Exit 73 when the name is taken \
-            (on Moltbook, or in the keychain without --replace), 64 when Moltbook refuses the name or \
-            description, 75 when rate limited.
+            Agent names are \(RegistrationFlow.nameRule); another name is refused (exit 64) before \
+            anything is sent. The key is stored before anything is printed, and never printed; the entry \
+            remembers --base-url for claim, keys verify and run. Exit 73 when the name is taken (on \
+            Moltbook, or in the keychain without --replace), 64 when the name, the description or \
+            --base-url is refused, 75 when rate limited.
             """)
 
     @OptionGroup var options: KeysOptions
 
-    @Argument(help: "The agent name (2-32 letters, digits, '_' or '-').")
+    @Argument(help: "The agent name: \(RegistrationFlow.nameRule), checked before any request.")
     var name: String
 
     @Option(help: "What the agent does, shown on its profile.")
     var description: String
 
-    @Option(help: "API base URL (default https://www.moltbook.com/api/v1; a sandbox must be loopback).")
+    @Option(
+        help: "API base URL kept in the entry (default https://www.moltbook.com/api/v1; a sandbox must be loopback).")
     var baseURL: String?
 
     @Flag(help: "Overwrite an existing keychain entry with the same name.")
