@@ -1,5 +1,6 @@
 import Foundation
 import MoltbookAPI
+import MoltbookSandbox
 import MoltipassTesting
 import Testing
 
@@ -14,9 +15,12 @@ struct RunFixture {
     let sandbox: SandboxProcess
     let transport: CurlTransport
 
-    static func start(sandboxArguments: [String] = []) async throws -> RunFixture {
+    /// Starts a sandbox speaking `dialect` (the test matrix's, `MOLTIPASS_TEST_DIALECT`, by default).
+    static func start(sandboxArguments: [String] = [], dialect: SandboxDialect = TestDialect.current) async throws
+        -> RunFixture
+    {
         let home = try KeysHome()
-        let sandbox = try await SandboxProcess.start(arguments: sandboxArguments)
+        let sandbox = try await SandboxProcess.start(arguments: sandboxArguments + ["--dialect", dialect.rawValue])
         let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
         let fixture = RunFixture(home: home, sandbox: sandbox, transport: transport)
         try await fixture.setClock(t0)
@@ -127,7 +131,7 @@ struct RunFixture {
         let key = try await anonymous.register(name: "crash_host", description: "posts targets").value.apiKey
         try await claimOnSandbox(sandbox, "crash_host")
         return try await anonymous.with(apiKey: key)
-            .createPost(.text(submolt: "general", title: "Talk to me", content: "Comments welcome.")).value.item.id
+            .createPost(.text(submolt: "general", title: "Talk to me", content: "Comments welcome.")).value.item!.id
     }
 
     /// Titles of `agent`'s posts in the global feed, oldest first (read by a fresh agent).

@@ -137,6 +137,9 @@ extension AccountPass {
                 }
                 let outcome: StepExpander.Outcome
                 let known = facts
+                // A selection needs the client anyway; made first, it tells who the agent is on
+                // the server before `not_mine` is asked.
+                if serverName == nil, Self.selects(job.steps[index]) { _ = await requireClient() }
                 do {
                     outcome = try await expander.expand(
                         step: index, queuePosition: position, now: now, identity: identity,
@@ -269,11 +272,21 @@ extension AccountPass {
         let sort = PostSort(rawValue: (selector.sort ?? .new).rawValue) ?? .new
         let limit = min(max(selector.limit, 1), 100)
         let response: MoltbookResponse<Page<Post>>
-        do {
+        do throws(APIError) {
             switch selector.source {
             case .global: response = try await client.posts(sort: sort, limit: limit)
             case .personal: response = try await client.feed(sort: sort, limit: limit)
-            case .submolt(let name): response = try await client.submoltFeed(name, sort: sort, limit: limit)
+            case .submolt(let name):
+                do throws(APIError) {
+                    response = try await client.submoltFeed(name, sort: sort, limit: limit)
+                } catch {
+                    // Servers without `/submolts/NAME/feed` (a community mock) filter the global
+                    // feed instead; a submolt that does not exist is refused there too.
+                    guard error.code == .notFound || error.code == .methodNotAllowed else { throw error }
+                    absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+                    guard case .allowed = limiter.reserve([.read], at: now) else { throw error }
+                    response = try await client.posts(sort: sort, limit: limit, submolt: name)
+                }
             case .search(let query):
                 let found = try await client.search(query, type: .posts, limit: min(limit, 50))
                 response = found.map { page in
