@@ -281,8 +281,10 @@ extension AccountPass {
                     response = try await client.submoltFeed(name, sort: sort, limit: limit)
                 } catch {
                     // Servers without `/submolts/NAME/feed` (a community mock) filter the global
-                    // feed instead; a submolt that does not exist is refused there too.
-                    guard error.code == .notFound || error.code == .methodNotAllowed else { throw error }
+                    // feed instead. A 404 that names the submolt ("Submolt not found") is about
+                    // the submolt, not the route: that one stands.
+                    let aboutSubmolt = (error.serverError ?? "").lowercased().contains("submolt")
+                    guard error.code == .notFound || error.code == .methodNotAllowed, !aboutSubmolt else { throw error }
                     absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
                     guard case .allowed = limiter.reserve([.read], at: now) else { throw error }
                     response = try await client.posts(sort: sort, limit: limit, submolt: name)
