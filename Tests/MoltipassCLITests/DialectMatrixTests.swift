@@ -1,0 +1,98 @@
+import Foundation
+import MoltbookAPI
+import MoltbookSandbox
+import MoltipassTesting
+import Testing
+
+/// The test matrix: what must hold against every server dialect, run through the binary. Each
+/// test runs against the dialect `MOLTIPASS_TEST_DIALECT` names (moltbook.com by default);
+/// `scripts/test` runs this suite once per dialect and counts the tests of each.
+@Suite("Dialect matrix")
+struct DialectMatrixTests {
+    /// Half a day of cron runs every 10 minutes with an agent at its limits (a post every 30 min
+    /// from a queue, comments on new posts by others, upvotes, follows and subscriptions):
+    /// every queue item in order and once, no duplicate post or comment, no vote removed, no
+    /// write deferred by another class's limit, no 429, and every exit code matching its run's
+    /// report.
+    @Test
+    func halfADayAtTheLimits() async throws {
+        let dialect = TestDialect.current
+        let fixture = try await RunFixture.start(
+            sandboxArguments: ["--config", try RunCrashTests.config()], dialect: dialect)
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
+        try await fixture.agent("matrix_agent")
+        // Another agent, with an entry of its own in the keychain, posts targets now and then.
+        let hostKey = try await registerOnSandbox(fixture.sandbox, "matrix_host")
+        try await claimOnSandbox(fixture.sandbox, "matrix_host")
+        let added = try await fixture.home.run(
+            ["keys", "add", "matrix_host", "--base-url", fixture.base], stdin: hostKey, recorded: false)
+        #expect(added.status == 0, "\(added.stderr)")
+        try fixture.queue(count: 40)
+        let recipe = try fixture.file(
+            "matrix.yaml",
+            """
+            agent: matrix_agent
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: posts
+                schedule: { every: 30m }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+              - id: social
+                schedule: { every: 1h }
+                steps:
+                  - comment:
+                      on: { source: submolt, submolt: general, sort: new, not_mine: true, max_per_run: 2 }
+                      content: "Read {{ post.title }} by {{ post.author }}"
+                  - vote: { ensure: upvoted, on: { source: submolt, submolt: general, sort: new, not_mine: true } }
+              - id: setup
+                schedule: { at: \(RunFixture.iso(t0)) }
+                steps:
+                  - follow: [matrix_host]
+                  - subscribe: [agents, introductions]
+            """)
+        let hours = 12
+        var runs = 0
+        for step in 0..<(hours * 6) {
+            // Ten minutes and a second apart: a run's clock starts at `--now` and runs on, so
+            // runs exactly 30 minutes apart would meet the post cooldown a few ms early.
+            let at = t0.addingTimeInterval(Double(step) * 601)
+            if step % 6 == 3 {
+                // Someone else posts now and then: targets for the comments and votes.
+                try await fixture.byHand("matrix_host") { client in
+                    _ = try await client.createPost(
+                        .text(submolt: "general", title: "Host post \(step)", content: "Say something."))
+                }
+            }
+            let run = try await fixture.run([recipe, "--once", "--json"], at: at)
+            runs += 1
+            let report = try JSONValue.parse(Data(run.stdout.utf8))
+            let items = report["items"]?.array ?? []
+            let outcomes = items.compactMap { $0["outcome"]?.string }
+            #expect(!outcomes.contains("failed") && !outcomes.contains("uncertain"), "run \(step): \(run.stdout)")
+            let expected: Int32 =
+                outcomes.contains("done") ? 0 : outcomes.contains("deferred") ? 4 : 3
+            #expect(run.status == expected, "run \(step) [\(dialect.rawValue)]: \(run.stderr)")
+            for item in items where item["outcome"]?.string == "deferred" {
+                let action = item["action"]?.string ?? ""
+                let reason = item["reason"]?.string ?? ""
+                // A write waits for its own class's limit only: never for another action's, and
+                // never for the whole write class (a post's headers once froze every write).
+                #expect(!reason.hasPrefix("write ") && !reason.contains(": write "), "run \(step): \(item)")
+                if !action.hasPrefix("post") { #expect(!reason.contains("post "), "run \(step): \(item)") }
+                if !action.hasPrefix("comment") { #expect(!reason.contains("comment "), "run \(step): \(item)") }
+            }
+        }
+        #expect(runs == hours * 6)
+        let counters = try await fixture.counters()
+        #expect(counters["rate_limited"]?.int == 0, "\(counters)")
+        #expect(counters["duplicate_contents"]?.int == 0, "\(counters)")
+        #expect(counters["votes_removed"]?.int == 0, "\(counters)")
+        let titles = try await fixture.titles(of: "matrix_agent")
+        #expect(titles == (0..<(hours * 2)).map { "Item \($0)" }, "[\(dialect.rawValue)]")
+        #expect(try await fixture.counter("comments_created") >= hours / 2)
+    }
+}
