@@ -95,4 +95,20 @@ struct DialectMatrixTests {
         #expect(titles == (0..<(hours * 2)).map { "Item \($0)" }, "[\(dialect.rawValue)]")
         #expect(try await fixture.counter("comments_created") >= hours / 2)
     }
+
+    /// docs/compatibility.md's table has one column per dialect, in order, and every row a cell
+    /// for each.
+    @Test
+    func compatibilityTableNamesEveryDialect() throws {
+        let url = Fixtures.packageRoot.appendingPathComponent("docs/compatibility.md")
+        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("|") }
+        let cells = rows.map { row in
+            row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast().map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        #expect(cells.first == ["feature"] + SandboxDialect.allCases.map(\.rawValue))
+        #expect(cells.count >= 12)
+        #expect(cells.allSatisfy { $0.count == SandboxDialect.allCases.count + 1 })
+    }
 }
