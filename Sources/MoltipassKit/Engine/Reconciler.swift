@@ -78,7 +78,8 @@ public enum Reconciler {
             comments = try await client.comments(postID: postID, sort: .new, limit: 100).value.items
         }
         return comments.flatMap(\.flattened).first { comment in
-            agent.isSelf(comment.author) && comment.parentID == parentID && (content == nil || comment.content == content)
+            agent.isSelf(comment.author) && comment.parentID == parentID
+                && (content == nil || comment.content == content)
         }
     }
 
