@@ -3,11 +3,14 @@ struct APIResult: Sendable {
     var status: Int
     var body: JSON
     var headers: [(String, String)] = []
+    /// The body is already in the dialect's shape: `SandboxState.shapeError` leaves it alone.
+    var shaped = false
 
-    init(status: Int, body: JSON, headers: [(String, String)] = []) {
+    init(status: Int, body: JSON, headers: [(String, String)] = [], shaped: Bool = false) {
         self.status = status
         self.body = body
         self.headers = headers
+        self.shaped = shaped
     }
 
     /// A success envelope: `{"success":true, …fields}`.
@@ -24,6 +27,11 @@ struct APIResult: Sendable {
         body["error"] = .string(message)
         if let hint { body["hint"] = .string(hint) }
         return APIResult(status: status, body: .object(body))
+    }
+
+    /// A FastAPI-style error, `{"detail": …}` (the minimal mock's), left as it is.
+    static func detail(_ status: Int, _ detail: JSON) -> APIResult {
+        APIResult(status: status, body: ["detail": detail], shaped: true)
     }
 
     static func badRequest(_ message: String, hint: String? = nil) -> APIResult {

@@ -5,7 +5,15 @@ import Foundation
 /// Defaults are the real, current (strictest) numbers. In JSON (config file, `POST /_sandbox/config`)
 /// keys are snake_case and every key is optional; a partial object updates only the keys it names.
 public struct SandboxConfig: Sendable, Codable, Equatable {
-    /// Limits for agents older than `newAgentPeriodSeconds`.
+    /// The server the sandbox imitates. Changing it also changes `limits` when they are the old
+    /// dialect's `defaultLimits` (limits of your own stay).
+    public var dialect: SandboxDialect {
+        didSet {
+            if limits == oldValue.defaultLimits { limits = dialect.defaultLimits }
+        }
+    }
+    /// Limits for agents older than `newAgentPeriodSeconds` (all agents, in dialects without a
+    /// new-agent profile). Defaults to `dialect.defaultLimits`.
     public var limits: SandboxLimitProfile
     /// Limits for agents younger than `newAgentPeriodSeconds` (counted from `created_at`).
     public var newAgentLimits: SandboxLimitProfile
@@ -41,7 +49,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     public var faults: [FaultSpec]
 
     public init(
-        limits: SandboxLimitProfile = .established,
+        dialect: SandboxDialect = .moltbookCom,
+        limits: SandboxLimitProfile? = nil,
         newAgentLimits: SandboxLimitProfile = .newAgent,
         newAgentPeriodSeconds: Int = 86_400,
         requireClaim: Bool = true,
@@ -59,7 +68,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         maxAvatarBytes: Int = 1_048_576,
         faults: [FaultSpec] = []
     ) {
-        self.limits = limits
+        self.dialect = dialect
+        self.limits = limits ?? dialect.defaultLimits
         self.newAgentLimits = newAgentLimits
         self.newAgentPeriodSeconds = newAgentPeriodSeconds
         self.requireClaim = requireClaim
@@ -80,27 +90,34 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
 
     /// The profile that applies to an agent created at `createdAt`, at `now`.
     public func profile(createdAt: Date, now: Date) -> SandboxLimitProfile {
-        let age = now.timeIntervalSince(createdAt)
-        return age < Double(newAgentPeriodSeconds) ? newAgentLimits : limits
+        isNewAgent(createdAt: createdAt, now: now) ? newAgentLimits : limits
     }
 
-    /// Whether the new-agent profile applies.
+    /// Whether the new-agent profile applies (never in dialects without one).
     func isNewAgent(createdAt: Date, now: Date) -> Bool {
-        now.timeIntervalSince(createdAt) < Double(newAgentPeriodSeconds)
+        dialect.hasNewAgentProfile && now.timeIntervalSince(createdAt) < Double(newAgentPeriodSeconds)
     }
 
     /// This config with the keys of a JSON object laid over it (unknown keys are ignored).
+    ///
+    /// A patch naming a `dialect` but no `limits` moves limits that were the old dialect's
+    /// defaults to the new dialect's (as setting `dialect` does).
     public func updated(withJSON patch: Data) throws -> SandboxConfig {
         let encoder = JSONEncoder()
         let current = try JSONDecoder().decode(JSON.self, from: encoder.encode(self))
         let overlay = try JSONDecoder().decode(JSON.self, from: patch)
-        guard case .object = overlay else {
+        guard case .object(let fields) = overlay else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "config must be a JSON object"))
         }
-        return try JSONDecoder().decode(SandboxConfig.self, from: current.merging(overlay).serialized())
+        var updated = try JSONDecoder().decode(SandboxConfig.self, from: current.merging(overlay).serialized())
+        if fields["dialect"] != nil, fields["limits"] == nil, limits == dialect.defaultLimits {
+            updated.limits = updated.dialect.defaultLimits
+        }
+        return updated
     }
 
     enum CodingKeys: String, CodingKey {
+        case dialect
         case limits
         case newAgentLimits = "new_agent_limits"
         case newAgentPeriodSeconds = "new_agent_period_seconds"
@@ -123,7 +140,15 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = SandboxConfig()
-        limits = try c.value(.limits, default: d.limits)
+        dialect = try c.value(.dialect, default: d.dialect)
+        if dialect != .moltbookCom, c.contains(.limits) {
+            // Keys the object leaves out come from the dialect's defaults.
+            let base = try JSONDecoder().decode(JSON.self, from: JSONEncoder().encode(dialect.defaultLimits))
+            let patch = try c.decode(JSON.self, forKey: .limits)
+            limits = try JSONDecoder().decode(SandboxLimitProfile.self, from: base.merging(patch).serialized())
+        } else {
+            limits = try c.value(.limits, default: dialect.defaultLimits)
+        }
         newAgentLimits = try c.value(.newAgentLimits, default: d.newAgentLimits)
         newAgentPeriodSeconds = try c.value(.newAgentPeriodSeconds, default: d.newAgentPeriodSeconds)
         requireClaim = try c.value(.requireClaim, default: d.requireClaim)
@@ -145,6 +170,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(dialect, forKey: .dialect)
         try c.encode(limits, forKey: .limits)
         try c.encode(newAgentLimits, forKey: .newAgentLimits)
         try c.encode(newAgentPeriodSeconds, forKey: .newAgentPeriodSeconds)

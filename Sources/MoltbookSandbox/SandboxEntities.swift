@@ -19,6 +19,8 @@ struct SandboxAgent: Sendable {
     /// Request-rate windows for reads and writes.
     var readWindow = RateWindow()
     var writeWindow = RateWindow()
+    /// The one window of a profile with `requestsPerWindow` (reads and writes together).
+    var requestWindow = RateWindow()
     var verifyWindow = RateWindow()
     /// Creation times of posts, comments and submolts (for cooldowns and daily caps).
     var postTimes: [Date] = []
@@ -30,6 +32,33 @@ struct SandboxAgent: Sendable {
     var pendingChallenges: [String] = []
     var offenses = 0
     var suspendedUntil: Date?
+    /// Length of the current suspension, in seconds (the minimal-mock's wording quotes it).
+    var suspensionSeconds = 0
+}
+
+extension SandboxAgent {
+    /// The request window of that kind.
+    subscript(window: RequestWindow) -> RateWindow {
+        get {
+            switch window {
+            case .read: readWindow
+            case .write: writeWindow
+            case .shared: requestWindow
+            }
+        }
+        set {
+            switch window {
+            case .read: readWindow = newValue
+            case .write: writeWindow = newValue
+            case .shared: requestWindow = newValue
+            }
+        }
+    }
+}
+
+/// Which request window a request counts in: reads and writes apart, or one for both.
+enum RequestWindow: Sendable {
+    case read, write, shared
 }
 
 /// A fixed window counter: `count` requests since `start`.

@@ -6,6 +6,10 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     public var readsPerWindow: Int?
     /// Write requests (POST/PUT/PATCH/DELETE) allowed per `requestWindowSeconds`, per API key.
     public var writesPerWindow: Int?
+    /// Requests of any method per `requestWindowSeconds`, per API key, in one window shared by reads
+    /// and writes (the OSS server's request limiter). When set, `readsPerWindow` and
+    /// `writesPerWindow` are not used.
+    public var requestsPerWindow: Int?
     public var requestWindowSeconds: Int
     /// Minimum seconds between two posts.
     public var postCooldownSeconds: Int?
@@ -13,6 +17,8 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     public var commentCooldownSeconds: Int?
     /// Comments allowed in any rolling 24 hours.
     public var commentsPerDay: Int?
+    /// Comments allowed in any rolling hour (the OSS server's comment limiter).
+    public var commentsPerHour: Int?
     /// Minimum seconds between two submolt creations.
     public var submoltCooldownSeconds: Int?
     /// Submolts an agent may create in total while this profile applies.
@@ -23,20 +29,24 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     public init(
         readsPerWindow: Int? = 60,
         writesPerWindow: Int? = 30,
+        requestsPerWindow: Int? = nil,
         requestWindowSeconds: Int = 60,
         postCooldownSeconds: Int? = 1800,
         commentCooldownSeconds: Int? = 20,
         commentsPerDay: Int? = 50,
+        commentsPerHour: Int? = nil,
         submoltCooldownSeconds: Int? = 3600,
         submoltsTotal: Int? = nil,
         verifyPerMinute: Int? = 30
     ) {
         self.readsPerWindow = readsPerWindow
         self.writesPerWindow = writesPerWindow
+        self.requestsPerWindow = requestsPerWindow
         self.requestWindowSeconds = requestWindowSeconds
         self.postCooldownSeconds = postCooldownSeconds
         self.commentCooldownSeconds = commentCooldownSeconds
         self.commentsPerDay = commentsPerDay
+        self.commentsPerHour = commentsPerHour
         self.submoltCooldownSeconds = submoltCooldownSeconds
         self.submoltsTotal = submoltsTotal
         self.verifyPerMinute = verifyPerMinute
@@ -54,6 +64,14 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         submoltsTotal: 1
     )
 
+    /// The OSS server (`moltbook/api` v1.0.0): 100 requests / 60 s in one window, 1 post / 30 min,
+    /// 50 comments / rolling hour; no comment cooldown, daily cap, submolt or verify limit.
+    public static let oss = SandboxLimitProfile(
+        readsPerWindow: nil, writesPerWindow: nil, requestsPerWindow: 100, requestWindowSeconds: 60,
+        postCooldownSeconds: 1800, commentCooldownSeconds: nil, commentsPerDay: nil, commentsPerHour: 50,
+        submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil
+    )
+
     /// No limits at all (for tests and demos that are not about limits).
     public static let unlimited = SandboxLimitProfile(
         readsPerWindow: nil, writesPerWindow: nil, postCooldownSeconds: nil, commentCooldownSeconds: nil,
@@ -63,10 +81,12 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case readsPerWindow = "reads_per_window"
         case writesPerWindow = "writes_per_window"
+        case requestsPerWindow = "requests_per_window"
         case requestWindowSeconds = "request_window_seconds"
         case postCooldownSeconds = "post_cooldown_seconds"
         case commentCooldownSeconds = "comment_cooldown_seconds"
         case commentsPerDay = "comments_per_day"
+        case commentsPerHour = "comments_per_hour"
         case submoltCooldownSeconds = "submolt_cooldown_seconds"
         case submoltsTotal = "submolts_total"
         case verifyPerMinute = "verify_per_minute"
@@ -77,10 +97,12 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         let d = SandboxLimitProfile()
         readsPerWindow = try c.value(.readsPerWindow, default: d.readsPerWindow)
         writesPerWindow = try c.value(.writesPerWindow, default: d.writesPerWindow)
+        requestsPerWindow = try c.value(.requestsPerWindow, default: d.requestsPerWindow)
         requestWindowSeconds = try c.value(.requestWindowSeconds, default: d.requestWindowSeconds)
         postCooldownSeconds = try c.value(.postCooldownSeconds, default: d.postCooldownSeconds)
         commentCooldownSeconds = try c.value(.commentCooldownSeconds, default: d.commentCooldownSeconds)
         commentsPerDay = try c.value(.commentsPerDay, default: d.commentsPerDay)
+        commentsPerHour = try c.value(.commentsPerHour, default: d.commentsPerHour)
         submoltCooldownSeconds = try c.value(.submoltCooldownSeconds, default: d.submoltCooldownSeconds)
         submoltsTotal = try c.value(.submoltsTotal, default: d.submoltsTotal)
         verifyPerMinute = try c.value(.verifyPerMinute, default: d.verifyPerMinute)
@@ -90,10 +112,12 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(readsPerWindow, forKey: .readsPerWindow)
         try c.encode(writesPerWindow, forKey: .writesPerWindow)
+        try c.encode(requestsPerWindow, forKey: .requestsPerWindow)
         try c.encode(requestWindowSeconds, forKey: .requestWindowSeconds)
         try c.encode(postCooldownSeconds, forKey: .postCooldownSeconds)
         try c.encode(commentCooldownSeconds, forKey: .commentCooldownSeconds)
         try c.encode(commentsPerDay, forKey: .commentsPerDay)
+        try c.encode(commentsPerHour, forKey: .commentsPerHour)
         try c.encode(submoltCooldownSeconds, forKey: .submoltCooldownSeconds)
         try c.encode(submoltsTotal, forKey: .submoltsTotal)
         try c.encode(verifyPerMinute, forKey: .verifyPerMinute)

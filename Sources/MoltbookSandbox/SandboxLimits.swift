@@ -26,12 +26,10 @@ extension SandboxState {
         window.count = 0
     }
 
-    /// Counts a request in the agent's read or write window; returns the window's end when refused.
-    mutating func admit(agentID: String, write: Bool, limit: Int?, windowSeconds: Int, now: Date) -> Date? {
+    /// Counts a request in one of the agent's request windows; returns the window's end when refused.
+    mutating func admit(agentID: String, window: RequestWindow, limit: Int?, windowSeconds: Int, now: Date) -> Date? {
         guard var agent = agents[agentID] else { return nil }
-        var window = write ? agent.writeWindow : agent.readWindow
-        let refusedUntil = Self.take(&window, limit: limit, windowSeconds: windowSeconds, now: now)
-        if write { agent.writeWindow = window } else { agent.readWindow = window }
+        let refusedUntil = Self.take(&agent[window], limit: limit, windowSeconds: windowSeconds, now: now)
         agents[agentID] = agent
         return refusedUntil
     }
@@ -58,17 +56,27 @@ extension SandboxState {
     }
 
     /// Renders a refusal as a 429 in its natural shape (or the configured forced one) and counts it.
+    ///
+    /// Natural shapes: moltbook.com's by limit; the OSS server's camelCase one; the minimal mock's
+    /// `{"detail":"Rate limit exceeded"}`.
     mutating func rateLimited(_ refusal: LimitRefusal) -> APIResult {
         counters.rateLimited += 1
         counters.limitViolations += 1
         counters.rateLimitedByClass[refusal.kind, default: 0] += 1
-        let natural: RateLimitShape
-        switch refusal.kind {
-        case "post", "submolt": natural = .postCooldown
-        case "comment": natural = .commentCooldown
-        default: natural = .window
-        }
         let seconds = refusal.retryAfterSeconds
+        let natural: RateLimitShape
+        switch (config.dialect, refusal.kind) {
+        case (.moltbookCom, "post"), (.moltbookCom, "submolt"): natural = .postCooldown
+        case (.moltbookCom, "comment"): natural = .commentCooldown
+        case (.moltbookCom, _): natural = .window
+        case (.oss, _): natural = .oss
+        case (.minimalMock, _) where config.forcedRateLimitShape == nil:
+            var result = APIResult.detail(429, "Rate limit exceeded")
+            if config.sendRetryAfter { result.headers.append(("Retry-After", String(seconds))) }
+            return result
+        case (.minimalMock, _):
+            natural = .window  // unused: the forced shape applies
+        }
         let minutes = (seconds + 59) / 60
         var body: [String: JSON]
         switch config.forcedRateLimitShape ?? natural {
@@ -136,6 +144,18 @@ extension SandboxState {
                 kind: "comment", retryAfterSeconds: wait, resetAt: next,
                 error: "You have reached your daily comment limit (\(cap) per day)",
                 hint: "Try again in \(SandboxWording.plural((wait + 3599) / 3600, "hour"))", dailyRemaining: 0)
+        }
+        if let perHour = profile.commentsPerHour {
+            let hourAgo = now.addingTimeInterval(-3600)
+            let lastHour = agent.commentTimes.filter { $0 > hourAgo && $0 <= now }
+            if lastHour.count >= perHour, let oldest = lastHour.first {
+                let next = oldest.addingTimeInterval(3600)
+                let wait = SandboxTime.secondsUntil(next, from: now)
+                return LimitRefusal(
+                    kind: "comment", retryAfterSeconds: wait, resetAt: next, error: "Too many comments, slow down",
+                    hint: "Wait \(SandboxWording.plural((wait + 59) / 60, "minute")) before commenting again",
+                    dailyRemaining: remaining)
+            }
         }
         if let cooldown = profile.commentCooldownSeconds, let last = agent.commentTimes.last {
             let next = last.addingTimeInterval(Double(cooldown))

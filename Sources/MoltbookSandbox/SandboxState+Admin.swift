@@ -66,6 +66,7 @@ extension SandboxState {
         guard seconds > 0 else { return .badRequest("Invalid suspension", hint: "seconds must be positive") }
         agents[id]?.offenses += 1
         agents[id]?.suspendedUntil = now.addingTimeInterval(Double(seconds))
+        agents[id]?.suspensionSeconds = seconds
         counters.suspensions += 1
         return .ok([
             "agent": [

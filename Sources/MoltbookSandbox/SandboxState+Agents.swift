@@ -68,6 +68,8 @@ extension SandboxState {
     /// `GET /agents/status`.
     func status(_ agentID: String) -> APIResult {
         guard let agent = agents[agentID] else { return .notFound("Bot not found") }
+        // The OSS server has no claim requirement here: every agent may act.
+        if config.dialect == .oss { return .ok(["status": "claimed"]) }
         let message =
             agent.claimed
             ? "You're all set! Your human has claimed you. 🦞"
@@ -81,6 +83,7 @@ extension SandboxState {
     /// `GET /agents/me`.
     func me(_ agentID: String, now: Date) -> APIResult {
         guard let agent = agents[agentID] else { return .notFound("Bot not found") }
+        if config.dialect == .oss { return .ok(["agent": .object(ossAgentJSON(agent))]) }
         var fields = agentPublicJSON(agent, viewer: nil)
         fields["metadata"] = agent.metadata
         fields["stats"] = [
@@ -162,8 +165,11 @@ extension SandboxState {
     }
 
     /// The 403 an unclaimed agent gets on writes, or nil (sandbox decision; see docs/sandbox.md).
+    /// The OSS dialect never requires a claim.
     mutating func claimRefusal(_ agentID: String) -> APIResult? {
-        guard config.requireClaim, let agent = agents[agentID], !agent.claimed else { return nil }
+        guard config.requireClaim, config.dialect.honoursClaim, let agent = agents[agentID], !agent.claimed else {
+            return nil
+        }
         counters.unclaimedWrites += 1
         return .error(
             403, "Agent not yet claimed",

@@ -9,7 +9,7 @@ extension SandboxState {
     mutating func maybeIssueChallenge(
         agentID: String, target: ChallengeTarget, contentID: String, now: Date
     ) -> SandboxChallenge? {
-        guard random.chance(config.challengeRate) else { return nil }
+        guard config.dialect.issuesChallenges, random.chance(config.challengeRate) else { return nil }
         let generated = challengeGenerator.next(level: config.challengeObfuscation)
         let window = target == .submolt ? config.submoltChallengeExpirySeconds : config.challengeExpirySeconds
         let challenge = SandboxChallenge(
@@ -64,6 +64,7 @@ extension SandboxState {
             let duration = durations[min(agent.offenses, durations.count) - 1]
             let start = max(time, agent.suspendedUntil ?? time)
             agent.suspendedUntil = start.addingTimeInterval(Double(duration))
+            agent.suspensionSeconds = duration
             agent.challengeOutcomes.removeAll()
             counters.suspensions += 1
         }
@@ -71,8 +72,15 @@ extension SandboxState {
     }
 
     /// The 403 a suspended agent gets on writes, or nil when it is not suspended at `now`.
+    /// The minimal mock answers 401 `{"detail":{"error":"Account suspended","hint":…}}`.
     func suspensionRefusal(of agentID: String, now: Date) -> APIResult? {
         guard let agent = agents[agentID], let until = agent.suspendedUntil, now < until else { return nil }
+        if config.dialect == .minimalMock {
+            let hint =
+                "Failing verification challenges (offense #\(agent.offenses)). "
+                + "Suspension ends in \(SandboxWording.duration(agent.suspensionSeconds))."
+            return .detail(401, ["error": "Account suspended", "hint": .string(hint)])
+        }
         let remaining = until.timeIntervalSince(now)
         let hours = Int((remaining / 3600).rounded(.down))
         let wording: String
@@ -90,25 +98,24 @@ extension SandboxState {
         )
     }
 
-    /// `POST /verify {verification_code, answer}`.
-    mutating func verify(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
-        if let refusal = verifyRefusal(agentID, now: now) { return rateLimited(refusal) }
-        guard let code = body?["verification_code"]?.stringValue, let rawAnswer = body?["answer"] else {
-            return .badRequest("Missing required fields", hint: "Provide verification_code and answer")
-        }
-        guard let challenge = challenges[code], challenge.agentID == agentID else {
-            return .notFound("Invalid verification code", hint: "Use the verification_code from the response")
-        }
-        let extra: [String: JSON] = [
-            "content_type": .string(challenge.target.rawValue), "content_id": .string(challenge.contentID),
-        ]
+    /// What became of an answer to a challenge.
+    enum AnswerOutcome {
+        /// No such code, or another agent's.
+        case unknown
+        case expired(SandboxChallenge)
+        case alreadyAnswered(SandboxChallenge)
+        case wrong(SandboxChallenge)
+        case right(SandboxChallenge)
+    }
+
+    /// Checks `rawAnswer` against the challenge `code` and records the outcome (state, content
+    /// status, counters, suspension streak).
+    mutating func answer(_ agentID: String, code: String, _ rawAnswer: JSON, now: Date) -> AnswerOutcome {
+        guard let challenge = challenges[code], challenge.agentID == agentID else { return .unknown }
         switch challenge.state {
-        case .expired:
-            return .error(410, "Verification code expired", hint: "Challenges must be answered in time", extra: extra)
-        case .verified, .failed:
-            return .error(409, "Already answered", hint: "Each verification code can be used once", extra: extra)
-        case .pending:
-            break
+        case .expired: return .expired(challenge)
+        case .verified, .failed: return .alreadyAnswered(challenge)
+        case .pending: break
         }
         let given: Decimal?
         switch rawAnswer {
@@ -123,15 +130,60 @@ extension SandboxState {
             setStatus(.failed, of: challenge.target, id: challenge.contentID)
             counters.challengesFailed += 1
             recordOutcome(agentID: agentID, success: false, at: now)
-            return .error(400, "Incorrect answer", hint: "answers must be to 2 decimal places", extra: extra)
+            return .wrong(challenge)
         }
         challenges[code]?.state = .verified
         setStatus(.verified, of: challenge.target, id: challenge.contentID)
         counters.challengesVerified += 1
         recordOutcome(agentID: agentID, success: true, at: now)
-        var fields = extra
-        fields["message"] = .string("Verification successful! Your \(challenge.target.rawValue) is now published.")
-        return .ok(fields)
+        return .right(challenge)
+    }
+
+    /// `POST /verify {verification_code, answer}`.
+    mutating func verify(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
+        if let refusal = verifyRefusal(agentID, now: now) { return rateLimited(refusal) }
+        guard let code = body?["verification_code"]?.stringValue, let rawAnswer = body?["answer"] else {
+            return .badRequest("Missing required fields", hint: "Provide verification_code and answer")
+        }
+        func extra(_ challenge: SandboxChallenge) -> [String: JSON] {
+            ["content_type": .string(challenge.target.rawValue), "content_id": .string(challenge.contentID)]
+        }
+        switch answer(agentID, code: code, rawAnswer, now: now) {
+        case .unknown:
+            return .notFound("Invalid verification code", hint: "Use the verification_code from the response")
+        case .expired(let challenge):
+            return .error(
+                410, "Verification code expired", hint: "Challenges must be answered in time", extra: extra(challenge))
+        case .alreadyAnswered(let challenge):
+            return .error(
+                409, "Already answered", hint: "Each verification code can be used once", extra: extra(challenge))
+        case .wrong(let challenge):
+            return .error(400, "Incorrect answer", hint: "answers must be to 2 decimal places", extra: extra(challenge))
+        case .right(let challenge):
+            var fields = extra(challenge)
+            fields["message"] = .string("Verification successful! Your \(challenge.target.rawValue) is now published.")
+            return .ok(fields)
+        }
+    }
+
+    /// The minimal mock's `POST /verification/submit {code, answer}`.
+    mutating func submitVerification(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
+        if let refusal = verifyRefusal(agentID, now: now) { return rateLimited(refusal) }
+        guard let code = body?["code"]?.stringValue, let rawAnswer = body?["answer"] else {
+            return .detail(422, "code and answer are required")
+        }
+        switch answer(agentID, code: code, rawAnswer, now: now) {
+        case .unknown:
+            return .detail(404, "Verification code not found")
+        case .expired:
+            return .detail(410, "Verification code expired")
+        case .alreadyAnswered:
+            return .detail(409, "Verification code already used")
+        case .wrong:
+            return APIResult(status: 400, body: ["success": false, "error": "Incorrect answer"], shaped: true)
+        case .right(let challenge):
+            return .ok(["message": .string("Verified! Your \(challenge.target.rawValue) is now published.")])
+        }
     }
 
     /// Sets the publication status of a post, comment or submolt.

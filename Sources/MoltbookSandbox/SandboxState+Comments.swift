@@ -8,6 +8,8 @@ extension SandboxState {
     mutating func createComment(_ agentID: String, postID: String, _ body: JSON?, now: Date) -> APIResult {
         if let refusal = claimRefusal(agentID) { return refusal }
         if let refusal = commentRefusal(agentID, now: now) { return rateLimited(refusal) }
+        let dialect = config.dialect
+        if dialect.chargesBeforeValidation { agents[agentID]?.commentTimes.append(now) }
         guard let content = body?["content"]?.stringValue, !content.trimmingCharacters(in: .whitespaces).isEmpty else {
             return .badRequest("Missing required fields", hint: "Provide content")
         }
@@ -30,8 +32,19 @@ extension SandboxState {
             createdAt: now, status: challenge == nil ? .published : .pending)
         comments[id] = comment
         if index.insert(comment) { counters.duplicateContents += 1 }
-        agents[agentID]?.commentTimes.append(now)
+        if !dialect.chargesBeforeValidation { agents[agentID]?.commentTimes.append(now) }
         counters.commentsCreated += 1
+        switch dialect {
+        case .moltbookCom:
+            break
+        case .oss:
+            return .ok(["comment": .object(ossCommentItem(comment, replies: nil))], status: 201)
+        case .minimalMock:
+            if let challenge { return Self.minimalMockChallenge(challenge) }
+            return .ok(
+                ["message": "Comment created!", "comment": .object(minimalMockCommentItem(comment, replies: nil))],
+                status: 201)
+        }
         var json = commentJSON(comment, viewer: agentID).objectValue ?? [:]
         json["your_vote"] = nil
         var message: JSON = "Comment added! 🦞"
@@ -54,9 +67,24 @@ extension SandboxState {
         guard let post = posts[postID], !post.deleted, isVisible(post.status) || post.authorID == agentID else {
             return .notFound("Post not found")
         }
-        let sort = query["sort"] ?? "best"
-        guard Self.commentSorts.contains(sort) else {
-            return .badRequest("Invalid sort", hint: "sort is best, new or old")
+        var sort = query["sort"] ?? (config.dialect == .oss ? "top" : "best")
+        if !Self.commentSorts.contains(sort) {
+            guard config.dialect != .moltbookCom else {
+                return .badRequest("Invalid sort", hint: "sort is best, new or old")
+            }
+            sort = "best"
+        }
+        switch config.dialect {
+        case .moltbookCom:
+            break
+        case .oss:
+            // The whole tree (up to `limit` top-level comments, default 100, max 500), no pagination.
+            let limit = SandboxPagination.limit(query, default: 100, max: 500)
+            let tree = dialectCommentTree(postID: postID, parentID: nil, sort: sort, limit: limit)
+            return .ok(["comments": .array(tree)])
+        case .minimalMock:
+            return APIResult(
+                status: 200, body: ["comments": .array(dialectCommentTree(postID: postID, parentID: nil, sort: sort))])
         }
         let limit = SandboxPagination.limit(query, default: 35, max: 100)
         let roots = orderedComments(postID: postID, parentID: nil, sort: sort)
@@ -87,7 +115,7 @@ extension SandboxState {
     }
 
     /// Visible comments of a post with the given parent, in `sort` order.
-    private func orderedComments(postID: String, parentID: String?, sort: String) -> [SandboxComment] {
+    func orderedComments(postID: String, parentID: String?, sort: String) -> [SandboxComment] {
         let items = (index.commentsByPost[postID] ?? []).compactMap { comments[$0] }.filter {
             $0.parentID == parentID && isVisible($0.status)
         }

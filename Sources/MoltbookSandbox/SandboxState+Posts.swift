@@ -4,12 +4,20 @@ import Foundation
 extension SandboxState {
     static let postSorts = ["hot", "new", "top", "rising"]
 
-    /// `POST /posts {submolt_name|submolt, title, content?, url?, type?}`.
+    /// `POST /posts {submolt_name|submolt, title, content?, url?, type?}` (the OSS server reads only `submolt`).
     mutating func createPost(_ agentID: String, _ body: JSON?, now: Date) -> APIResult {
         if let refusal = claimRefusal(agentID) { return refusal }
         if let refusal = postRefusal(agentID, now: now) { return rateLimited(refusal) }
-        let submoltName = (body?["submolt_name"]?.stringValue ?? body?["submolt"]?.stringValue)?.lowercased()
-        guard let submoltName, !submoltName.isEmpty, let title = body?["title"]?.stringValue, !title.isEmpty else {
+        let dialect = config.dialect
+        if dialect.chargesBeforeValidation { agents[agentID]?.postTimes.append(now) }
+        // The OSS server lower-cases `submolt` after validating the rest: without it, a TypeError (500).
+        let submoltMissing = dialect == .oss && body?["submolt"]?.stringValue == nil
+        let submoltName =
+            dialect == .oss
+            ? body?["submolt"]?.stringValue?.lowercased()
+            : (body?["submolt_name"]?.stringValue ?? body?["submolt"]?.stringValue)?.lowercased()
+        guard submoltMissing || submoltName?.isEmpty == false, let title = body?["title"]?.stringValue, !title.isEmpty
+        else {
             return .badRequest("Missing required fields", hint: "Provide submolt and title")
         }
         guard title.count <= 300 else {
@@ -19,6 +27,7 @@ extension SandboxState {
         if let content, content.count > 40_000 {
             return .badRequest("Content too long", hint: "Content is at most 40000 characters")
         }
+        guard !submoltMissing, let submoltName else { return Self.ossUndefinedSubmolt }
         let url = body?["url"]?.stringValue
         let type = body?["type"]?.stringValue ?? (url == nil ? "text" : "link")
         guard ["text", "link", "image"].contains(type) else {
@@ -35,9 +44,18 @@ extension SandboxState {
             status: challenge == nil ? .published : .pending)
         posts[id] = post
         if index.insert(post) { counters.duplicateContents += 1 }
-        agents[agentID]?.postTimes.append(now)
+        if !dialect.chargesBeforeValidation { agents[agentID]?.postTimes.append(now) }
         submolts[submolt.name]?.lastActivityAt = now
         counters.postsCreated += 1
+        switch dialect {
+        case .moltbookCom:
+            break
+        case .oss:
+            return .ok(["post": .object(ossPostItem(post))], status: 201)
+        case .minimalMock:
+            if let challenge { return Self.minimalMockChallenge(challenge) }
+            return .ok(["message": "Post created!", "post": .object(minimalMockPostItem(post))], status: 201)
+        }
         var json = postJSON(post)
         var message: JSON = "Post created! 🦞"
         if let challenge {
@@ -78,9 +96,13 @@ extension SandboxState {
     private mutating func postList(
         _ candidates: [SandboxIndex.Ref], _ query: [String: String], defaultSort: String, now: Date
     ) -> APIResult {
-        let sort = query["sort"] ?? defaultSort
-        guard Self.postSorts.contains(sort) else {
-            return .badRequest("Invalid sort", hint: "sort is hot, new, top or rising")
+        var sort = query["sort"] ?? defaultSort
+        if !Self.postSorts.contains(sort) {
+            // The other servers fall back to the default order.
+            guard config.dialect != .moltbookCom else {
+                return .badRequest("Invalid sort", hint: "sort is hot, new, top or rising")
+            }
+            sort = defaultSort
         }
         let limit = SandboxPagination.limit(query, default: 25, max: 100)
         let (posts, hidePending) = (posts, config.hidePendingContent)
@@ -88,6 +110,16 @@ extension SandboxState {
             // `isVisible`, without capturing `self` (this method mutates: the list cache).
             guard let post = posts[ref.id], !post.deleted, post.status.isVisible || !hidePending else { return nil }
             return post
+        }
+        guard config.dialect == .moltbookCom else {
+            // Offset pagination (`?offset=`), no cursors.
+            let offset = max(0, Int(query["offset"] ?? "") ?? 0)
+            let items =
+                sort == "new"
+                ? Array(candidates.reversed().lazy.compactMap(visible).dropFirst(offset).prefix(limit))
+                : Array(
+                    Self.sortPosts(candidates.compactMap(visible), by: sort, now: now).dropFirst(offset).prefix(limit))
+            return dialectPostList(items, limit: limit, offset: offset)
         }
         let found =
             sort == "new"
@@ -131,6 +163,21 @@ extension SandboxState {
     func getPost(_ agentID: String, id: String) -> APIResult {
         guard let post = posts[id], !post.deleted, isVisible(post.status) || post.authorID == agentID else {
             return .notFound("Post not found")
+        }
+        switch config.dialect {
+        case .moltbookCom:
+            break
+        case .oss:
+            var json = ossPostItem(post)
+            json["userVote"] = ossUserVote(agentID, on: post.id)
+            return .ok(["post": .object(json)])
+        case .minimalMock:
+            return APIResult(
+                status: 200,
+                body: [
+                    "post": .object(minimalMockPostItem(post)),
+                    "comments": .array(dialectCommentTree(postID: id, parentID: nil, sort: "best")),
+                ])
         }
         var json = postJSON(post)
         if let author = agents[post.authorID] {

@@ -9,6 +9,7 @@ extension SandboxState {
 
     /// `GET /search?q&type=posts|comments|all&limit&cursor`; `similarity` is the share of query words found.
     func search(_ agentID: String, _ query: [String: String]) -> APIResult {
+        if config.dialect == .oss { return ossSearch(query) }
         guard let q = query["q"]?.trimmingCharacters(in: .whitespaces), !q.isEmpty else {
             return .badRequest("Missing query", hint: "Use ?q=your+search")
         }

@@ -33,6 +33,7 @@ extension SandboxState {
         agents[agentID]?.subscriptions.insert(name)
         agents[agentID]?.submoltTimes.append(now)
         counters.submoltsCreated += 1
+        if config.dialect == .minimalMock, let challenge { return Self.minimalMockChallenge(challenge) }
         var json = submoltJSON(submolt, viewer: agentID)
         var message: JSON = "Submolt created! 🦞"
         if let challenge {

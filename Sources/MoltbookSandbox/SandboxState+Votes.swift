@@ -2,6 +2,10 @@ import Foundation
 
 /// Toggling votes on posts and comments.
 extension SandboxState {
+    static let ossVoteMessages = [
+        "upvoted": "Upvoted!", "downvoted": "Downvoted!", "removed": "Vote removed", "changed": "Vote changed",
+    ]
+
     /// `POST /posts/ID/upvote|downvote`, `POST /comments/ID/upvote|downvote`.
     ///
     /// Repeating a vote removes it (`removed`); the opposite vote switches it (`changed`).
@@ -21,6 +25,7 @@ extension SandboxState {
             return .notFound("Endpoint not found")
         }
         guard authorID != agentID else {
+            if config.dialect == .oss { return .badRequest("Cannot vote on your own content") }
             return .badRequest("You cannot vote on your own \(target.rawValue)")
         }
         let key = Self.voteKey(agentID, id)
@@ -61,6 +66,11 @@ extension SandboxState {
         case "downvoted": message = "Downvoted!"
         case "removed": message = "Vote removed"
         default: message = direction == 1 ? "Changed to upvote! 🦞" : "Changed to downvote"
+        }
+        switch config.dialect {
+        case .moltbookCom: break
+        case .oss: return .ok(["message": .string(Self.ossVoteMessages[action] ?? action), "action": .string(action)])
+        case .minimalMock: return .ok(["action": .string(action)])
         }
         let author = agents[authorID]
         let following = author?.followers.contains(agentID) ?? false

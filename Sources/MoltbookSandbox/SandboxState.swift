@@ -79,19 +79,34 @@ struct SandboxState: Sendable {
         return apply(fault, to: request, now: now)
     }
 
-    /// The normal API behaviour, with rate-limit headers on every answer.
+    /// The normal API behaviour, with rate-limit headers on every answer, in the configured dialect.
     mutating func api(_ request: SandboxRequest, now: Date) -> APIResult {
+        let result = routed(request, now: now)
+        guard config.dialect != .moltbookCom else { return result }
+        return Self.shapeError(result, for: config.dialect)
+    }
+
+    private mutating func routed(_ request: SandboxRequest, now: Date) -> APIResult {
         let prefix = "/api/v1"
         guard request.path == prefix || request.path.hasPrefix(prefix + "/") else {
-            return .notFound("Endpoint not found", hint: "The API lives under /api/v1")
+            return unknownRoute(hint: "The API lives under /api/v1")
         }
         let relative = String(request.path.dropFirst(prefix.count))
-        switch SandboxRouter.match(method: request.method, path: relative) {
+        switch SandboxRouter.match(method: request.method, path: relative, dialect: config.dialect) {
         case .notFound:
-            return withAnonymousHeaders(.notFound("Endpoint not found", hint: "Check the path against skill.md"), now)
+            return withAnonymousHeaders(unknownRoute(hint: "Check the path against skill.md"), now)
         case .methodNotAllowed(let allowed):
-            var result = APIResult.error(
-                405, "Method not allowed", hint: "Use \(allowed.joined(separator: " or ")) on this path")
+            var result: APIResult
+            switch config.dialect {
+            case .moltbookCom:
+                result = .error(
+                    405, "Method not allowed", hint: "Use \(allowed.joined(separator: " or ")) on this path")
+            case .oss:
+                // Express: no route for this method, so the catch-all 404.
+                return withAnonymousHeaders(unknownRoute(hint: ""), now)
+            case .minimalMock:
+                result = .detail(405, "Method Not Allowed")
+            }
             result.headers.append(("Allow", allowed.joined(separator: ", ")))
             return withAnonymousHeaders(result, now)
         case .endpoint(let endpoint, let params):
@@ -100,6 +115,15 @@ struct SandboxState: Sendable {
                 return withAnonymousHeaders(dispatch(endpoint, params, request, body, agentID: "", now: now), now)
             }
             return authenticated(endpoint, params, request, body, now: now)
+        }
+    }
+
+    /// The dialect's 404 for a path it does not serve.
+    private func unknownRoute(hint: String) -> APIResult {
+        switch config.dialect {
+        case .moltbookCom: .notFound("Endpoint not found", hint: hint)
+        case .oss: .notFound("Endpoint not found")
+        case .minimalMock: .detail(404, "Not Found")
         }
     }
 
@@ -113,8 +137,8 @@ struct SandboxState: Sendable {
         }
         guard let agentID = agentIDByKey[key], var agent = agents[agentID] else {
             counters.authFailures += 1
-            return withAnonymousHeaders(
-                .error(401, "Invalid API key", hint: "Check the key you saved at registration"), now)
+            let hint = config.dialect == .moltbookCom ? "Check the key you saved at registration" : nil
+            return withAnonymousHeaders(.error(401, "Invalid API key", hint: hint), now)
         }
         counters.requestsByAgent[agent.name, default: 0] += 1
         agent.lastActive = now
@@ -123,23 +147,45 @@ struct SandboxState: Sendable {
 
         let profile = limitProfile(of: agentID, now: now)
         let isWrite = request.method.isWrite
-        let limit = isWrite ? profile.writesPerWindow : profile.readsPerWindow
-        let window = profile.requestWindowSeconds
+        let window: RequestWindow
+        let limit: Int?
+        if let shared = profile.requestsPerWindow {
+            (window, limit) = (.shared, shared)
+        } else {
+            (window, limit) = isWrite ? (.write, profile.writesPerWindow) : (.read, profile.readsPerWindow)
+        }
+        let seconds = profile.requestWindowSeconds
         var result: APIResult
-        if let resetAt = admit(agentID: agentID, write: isWrite, limit: limit, windowSeconds: window, now: now) {
+        var admitted = false
+        if let resetAt = admit(agentID: agentID, window: window, limit: limit, windowSeconds: seconds, now: now) {
             let wait = SandboxTime.secondsUntil(resetAt, from: now)
             result = rateLimited(
                 LimitRefusal(
                     kind: "request", retryAfterSeconds: wait, resetAt: resetAt, error: "Rate limit exceeded",
                     hint: "Wait \(SandboxWording.plural(wait, "second")) before trying again"))
-        } else if isWrite, endpoint != .verify, let refusal = suspensionRefusal(of: agentID, now: now) {
+        } else if isWrite, endpoint != .verify, endpoint != .verificationSubmit,
+            let refusal = suspensionRefusal(of: agentID, now: now)
+        {
             counters.suspendedRequests += 1
             result = refusal
         } else {
+            admitted = true
             result = dispatch(endpoint, params, request, body, agentID: agentID, now: now)
         }
-        let current = agents[agentID].map { isWrite ? $0.writeWindow : $0.readWindow } ?? RateWindow()
-        result.headers.append(contentsOf: Self.rateHeaders(current, limit: limit, windowSeconds: window, now: now))
+        switch config.dialect {
+        case .moltbookCom:
+            break
+        case .oss:
+            // The post and comment limiters run after the request limiter and overwrite its headers.
+            if admitted, let headers = ossActionRateHeaders(endpoint, agentID: agentID, now: now) {
+                result.headers.append(contentsOf: headers)
+                return result
+            }
+        case .minimalMock:
+            return result
+        }
+        let current = agents[agentID].map { $0[window] } ?? RateWindow()
+        result.headers.append(contentsOf: Self.rateHeaders(current, limit: limit, windowSeconds: seconds, now: now))
         return result
     }
 
@@ -177,6 +223,7 @@ struct SandboxState: Sendable {
         case .unsubscribe: return unsubscribe(agentID, name: p[0], now: now)
         case .search: return search(agentID, q)
         case .verify: return verify(agentID, body, now: now)
+        case .verificationSubmit: return submitVerification(agentID, body, now: now)
         }
     }
 
@@ -193,13 +240,14 @@ struct SandboxState: Sendable {
 
     /// Adds the anonymous window's headers (counted, never enforced).
     mutating func withAnonymousHeaders(_ result: APIResult, _ now: Date) -> APIResult {
+        guard config.dialect.sendsRateHeaders else { return result }
         let window = config.limits.requestWindowSeconds
         Self.roll(&anonymousWindow, windowSeconds: window, now: now)
         anonymousWindow.count += 1
         var result = result
+        let limit = config.limits.requestsPerWindow ?? config.limits.writesPerWindow
         result.headers.append(
-            contentsOf: Self.rateHeaders(
-                anonymousWindow, limit: config.limits.writesPerWindow, windowSeconds: window, now: now))
+            contentsOf: Self.rateHeaders(anonymousWindow, limit: limit, windowSeconds: window, now: now))
         return result
     }
 

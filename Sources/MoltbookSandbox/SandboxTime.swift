@@ -44,6 +44,14 @@ enum SandboxWording {
         return text.hasPrefix("1 ") ? String(text.dropFirst(2)) : text
     }
 
+    /// A suspension's length as the minimal mock words it: "1 week", "3 days", "10 hours", "30 minutes".
+    static func duration(_ seconds: Int) -> String {
+        if seconds >= 604_800, seconds % 604_800 == 0 { return plural(seconds / 604_800, "week") }
+        if seconds >= 86_400, seconds % 86_400 == 0 { return plural(seconds / 86_400, "day") }
+        if seconds >= 3600 { return plural(seconds / 3600, "hour") }
+        return plural(max(1, (seconds + 59) / 60), "minute")
+    }
+
     static func plural(_ count: Int, _ unit: String) -> String {
         "\(count) \(unit)\(count == 1 ? "" : "s")"
     }

@@ -33,6 +33,12 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "JSON file with sandbox config (snake_case keys, all optional).")
     var config: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Server to imitate: \(SandboxDialect.names) (default: the config's, else moltbook.com).",
+            valueName: "name"))
+    var dialect: SandboxDialect?
+
     @Flag(help: "Claim agents as soon as they register.")
     var autoClaim = false
 
@@ -45,6 +51,8 @@ struct SandboxCommand: AsyncParsableCommand {
             let data = try Data(contentsOf: URL(fileURLWithPath: config))
             sandboxConfig = try JSONDecoder().decode(SandboxConfig.self, from: data)
         }
+        // Limits the config left at the old dialect's defaults follow the new dialect.
+        if let dialect { sandboxConfig.dialect = dialect }
         if let challengeRate { sandboxConfig.challengeRate = challengeRate }
         if autoClaim { sandboxConfig.autoClaim = true }
 
@@ -74,3 +82,5 @@ struct SandboxCommand: AsyncParsableCommand {
         sources.forEach { $0.cancel() }
     }
 }
+
+extension SandboxDialect: ExpressibleByArgument {}

@@ -8,12 +8,15 @@ enum SandboxEndpoint: Sendable, Equatable {
     case upvotePost, downvotePost, upvoteComment, downvoteComment
     case createSubmolt, listSubmolts, getSubmolt, subscribe, unsubscribe
     case search, verify
+    /// The minimal-mock's `POST /verification/submit {code, answer}`.
+    case verificationSubmit
 
     /// Whether the endpoint needs `Authorization: Bearer`.
     var requiresAuth: Bool { self != .register }
 }
 
-/// Maps a method and path to an endpoint, or says why it cannot (404 unknown path, 405 wrong method).
+/// Maps a method and path to an endpoint, or says why it cannot (404 unknown path, 405 wrong method),
+/// over the routes table of a dialect.
 enum SandboxRouter {
     enum Match: Equatable {
         case endpoint(SandboxEndpoint, params: [String])
@@ -27,6 +30,7 @@ enum SandboxRouter {
         var endpoint: SandboxEndpoint
     }
 
+    /// moltbook.com's routes.
     private static let routes: [Route] = [
         Route(method: .post, pattern: ["agents", "register"], endpoint: .register),
         Route(method: .get, pattern: ["agents", "status"], endpoint: .status),
@@ -58,11 +62,26 @@ enum SandboxRouter {
         Route(method: .post, pattern: ["verify"], endpoint: .verify),
     ]
 
-    /// Matches `path` (relative to `/api/v1`, e.g. `/posts/ID`) for `method`.
-    static func match(method: HTTPMethod, path: String) -> Match {
+    /// The OSS server's: no `/verify` (and, as on moltbook.com here, no `/home`, notifications or DMs).
+    private static let ossRoutes = routes.filter { $0.endpoint != .verify }
+
+    /// The minimal mock's: no search, profile, status, submolt feed or `/verify`; challenges are
+    /// answered at `/verification/submit`.
+    private static let minimalMockRoutes =
+        routes.filter { ![.search, .profile, .status, .submoltFeed, .verify].contains($0.endpoint) }
+        + [Route(method: .post, pattern: ["verification", "submit"], endpoint: .verificationSubmit)]
+
+    /// Matches `path` (relative to `/api/v1`, e.g. `/posts/ID`) for `method` in `dialect`.
+    static func match(method: HTTPMethod, path: String, dialect: SandboxDialect = .moltbookCom) -> Match {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let table: [Route]
+        switch dialect {
+        case .moltbookCom: table = routes
+        case .oss: table = ossRoutes
+        case .minimalMock: table = minimalMockRoutes
+        }
         var allowed: [String] = []
-        for route in routes {
+        for route in table {
             guard let params = bind(route.pattern, to: segments) else { continue }
             if route.method == method { return .endpoint(route.endpoint, params: params) }
             allowed.append(route.method.rawValue)
