@@ -92,13 +92,7 @@ extension AccountPass {
     /// doubling to six while it stays refused).
     func refuseKey(_ error: APIError) async {
         keyRefused(error)
-        let agent = agent
-        let previous = try? await store.read { reader in
-            try reader.pauses(account: agent).first { $0.kind == .keyRefused }
-        }
-        let length =
-            previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
-            .map { min($0 * 2, Self.keyRefusedMaxPause) } ?? Self.keyRefusedFirstPause
+        let length = await nextPauseLength(.keyRefused, first: Self.keyRefusedFirstPause, max: Self.keyRefusedMaxPause)
         let fingerprint = client?.apiKey.map { " [key \($0.fingerprint)]" } ?? ""
         await storePause(
             .keyRefused, until: now.addingTimeInterval(length), reason: (authBroken ?? error.message) + fingerprint)
@@ -129,15 +123,20 @@ extension AccountPass {
         }
     }
 
+    /// The length of the next pause of `kind`: `first`, or twice the last one's, at most `max`.
+    func nextPauseLength(_ kind: PauseKind, first: TimeInterval, max longest: TimeInterval) async -> TimeInterval {
+        let agent = agent
+        let previous = try? await store.read { reader in
+            try reader.pauses(account: agent).first { $0.kind == kind }
+        }
+        return previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
+            .map { min($0 * 2, longest) } ?? first
+    }
+
     /// Writes fail while reads work: pause writes, longer after each failed trial.
     func tripBreaker(_ error: APIError, into report: inout RunReport) async {
         let agent = agent
-        let previous = try? await store.read { reader in
-            try reader.pauses(account: agent).first { $0.kind == .authBreaker }
-        }
-        let length =
-            previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
-            .map { min($0 * 2, Self.breakerMaxPause) } ?? Self.breakerFirstPause
+        let length = await nextPauseLength(.authBreaker, first: Self.breakerFirstPause, max: Self.breakerMaxPause)
         let until = now.addingTimeInterval(length)
         await pause(
             .authBreaker, until: until,

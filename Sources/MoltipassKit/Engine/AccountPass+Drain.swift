@@ -127,9 +127,10 @@ extension AccountPass {
 
     enum ReconcileStep { case settled, send, stop }
 
-    /// How many times a write whose answers were all unclear (5xx, unreadable) is sent before
-    /// it is given up, when reading back finds no copy each time.
-    static let maxUnclearSends = 3
+    /// How many sends a write may take before one whose answer was unclear (5xx, unreadable)
+    /// and whose copy reading back cannot find is given up. Attempts refused by a 429 count
+    /// too (the journal keeps one count), hence a margin above the three unclear answers meant.
+    static let maxUnclearSends = 5
 
     /// The class whose limiter a response's `X-RateLimit-*` headers describe: the open-source
     /// server reports the post and comment limiters there on those endpoints (moltbook-api.md
@@ -169,7 +170,8 @@ extension AccountPass {
                 // Sent this often, each answer unclear and no copy found: a server that keeps
                 // failing this request. Every try may burn its limit slot, so it stops here.
                 let reason =
-                    "sent \(entry.attempts) times without a clear answer and not found on the server; not sent again"
+                    "sent \(entry.attempts) times, the last without a clear answer, and not found on the server; "
+                    + "not sent again"
                 _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
                 report.items.append(item(entry, write.summary, .failed, reason))
                 return .settled
