@@ -24,11 +24,7 @@ struct DialectMatrixTests {
         try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
         try await fixture.agent("matrix_agent")
         // Another agent, with an entry of its own in the keychain, posts targets now and then.
-        let hostKey = try await registerOnSandbox(fixture.sandbox, "matrix_host")
-        try await claimOnSandbox(fixture.sandbox, "matrix_host")
-        let added = try await fixture.home.run(
-            ["keys", "add", "matrix_host", "--base-url", fixture.base], stdin: hostKey, recorded: false)
-        #expect(added.status == 0, "\(added.stderr)")
+        try await fixture.keychainAgent("matrix_host")
         try fixture.queue(count: 40)
         let recipe = try fixture.file(
             "matrix.yaml",
@@ -69,22 +65,7 @@ struct DialectMatrixTests {
             }
             let run = try await fixture.run([recipe, "--once", "--json"], at: at)
             runs += 1
-            let report = try JSONValue.parse(Data(run.stdout.utf8))
-            let items = report["items"]?.array ?? []
-            let outcomes = items.compactMap { $0["outcome"]?.string }
-            #expect(!outcomes.contains("failed") && !outcomes.contains("uncertain"), "run \(step): \(run.stdout)")
-            let expected: Int32 =
-                outcomes.contains("done") ? 0 : outcomes.contains("deferred") ? 4 : 3
-            #expect(run.status == expected, "run \(step) [\(dialect.rawValue)]: \(run.stderr)")
-            for item in items where item["outcome"]?.string == "deferred" {
-                let action = item["action"]?.string ?? ""
-                let reason = item["reason"]?.string ?? ""
-                // A write waits for its own class's limit only: never for another action's, and
-                // never for the whole write class (a post's headers once froze every write).
-                #expect(!reason.hasPrefix("write ") && !reason.contains(": write "), "run \(step): \(item)")
-                if !action.hasPrefix("post") { #expect(!reason.contains("post "), "run \(step): \(item)") }
-                if !action.hasPrefix("comment") { #expect(!reason.contains("comment "), "run \(step): \(item)") }
-            }
+            try Self.expectConsistent(run, step: step, dialect: dialect)
         }
         #expect(runs == hours * 6)
         let counters = try await fixture.counters()
@@ -94,6 +75,80 @@ struct DialectMatrixTests {
         let titles = try await fixture.titles(of: "matrix_agent")
         #expect(titles == (0..<(hours * 2)).map { "Item \($0)" }, "[\(dialect.rawValue)]")
         #expect(try await fixture.counter("comments_created") >= hours / 2)
+    }
+
+    /// A day of the example recipes in `recipes/` (all but the pair, whose recipes name a fixed
+    /// port), run by cron every 10 minutes, with another agent posting targets: every run's exit
+    /// code matches its report, nothing fails or stays uncertain, no 429, no duplicate, no vote
+    /// removed, no write waits for another class's limit, and the digest and the set-up post go
+    /// out once each, in order.
+    @Test
+    func aDayOfTheExampleRecipes() async throws {
+        let dialect = TestDialect.current
+        let fixture = try await RunFixture.start(
+            sandboxArguments: ["--config", try RunCrashTests.config()], dialect: dialect)
+        defer { Task { await fixture.stop() } }
+        let day = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
+        try await fixture.setClock(day.addingTimeInterval(-2 * 86_400))
+        for name in ["harbor_digest", "greeter", "swift_watcher", "demo_author", "demo_reader", "visitor", "spam_bot"] {
+            try await fixture.keychainAgent(name)
+        }
+        try await fixture.setClock(day.addingTimeInterval(-86_400))
+        try await fixture.byHand("visitor") { client in
+            _ = try await client.createSubmolt(NewSubmolt(name: "swift", displayName: "Swift"))
+        }
+        try await fixture.byHand("spam_bot") { client in
+            _ = try await client.createSubmolt(NewSubmolt(name: "crypto", displayName: "Crypto"))
+        }
+        let root = Fixtures.packageRoot.appendingPathComponent("recipes").path
+        let recipes = [
+            "daily-digest.yaml", "setup.yaml", "welcome-comments.yaml", "hourly-upvotes.yaml", "demo/author.yaml",
+            "demo/reader.yaml",
+        ].map { root + "/" + $0 }
+        for step in 0..<144 {
+            // Ten minutes and a second apart (a run's clock starts at `--now` and runs on).
+            let at = day.addingTimeInterval(Double(step) * 601)
+            if step % 12 == 5 {
+                // A visitor posts now and then: an introduction to welcome, a release to upvote.
+                try await fixture.setClock(at)
+                let title = step % 24 == 5 ? "Swift 6.\(step) release notes" : "Hello, I am new here (\(step))"
+                let submolt = step % 24 == 5 ? "swift" : "introductions"
+                try await fixture.byHand("visitor") { client in
+                    _ = try await client.createPost(.text(submolt: submolt, title: title, content: "Hi all."))
+                }
+            }
+            let run = try await fixture.run(recipes + ["--once", "--json"], at: at)
+            try Self.expectConsistent(run, step: step, dialect: dialect)
+        }
+        let counters = try await fixture.counters()
+        #expect(counters["rate_limited"]?.int == 0, "\(counters)")
+        #expect(counters["duplicate_contents"]?.int == 0, "\(counters)")
+        #expect(counters["votes_removed"]?.int == 0, "\(counters)")
+        let digest = try await fixture.titles(of: "harbor_digest")
+        #expect(
+            digest == ["Harbor digest, Tuesday 1 December: tides and traffic", "Hello from the harbor"], "\(digest)")
+        #expect(try await fixture.counter("comments_created") >= 4, "\(counters)")
+        #expect(try await fixture.counter("votes_cast") >= 4, "\(counters)")
+    }
+
+    /// A run's exit code matches its `--json` report; nothing failed or uncertain; every
+    /// deferred write waits for its own class only.
+    static func expectConsistent(_ run: ProcessRunner.Result, step: Int, dialect: SandboxDialect) throws {
+        let report = try JSONValue.parse(Data(run.stdout.utf8))
+        let items = report["items"]?.array ?? []
+        let outcomes = items.compactMap { $0["outcome"]?.string }
+        #expect(!outcomes.contains("failed") && !outcomes.contains("uncertain"), "run \(step): \(run.stdout)")
+        let expected: Int32 = outcomes.contains("done") ? 0 : outcomes.contains("deferred") ? 4 : 3
+        #expect(run.status == expected, "run \(step) [\(dialect.rawValue)]: \(run.stderr)")
+        for item in items where item["outcome"]?.string == "deferred" {
+            let action = item["action"]?.string ?? ""
+            let reason = item["reason"]?.string ?? ""
+            // A write waits for its own class's limit only: never for another action's, and
+            // never for the whole write class (a post's headers once froze every write).
+            #expect(!reason.hasPrefix("write ") && !reason.contains(": write "), "run \(step): \(item)")
+            if !action.hasPrefix("post") { #expect(!reason.contains("post "), "run \(step): \(item)") }
+            if !action.hasPrefix("comment") { #expect(!reason.contains("comment "), "run \(step): \(item)") }
+        }
     }
 
     /// docs/compatibility.md's table has one column per dialect, in order, and every row a cell

@@ -43,6 +43,16 @@ struct RunFixture {
         try await claimOnSandbox(sandbox, name)
     }
 
+    /// Registers and claims `name` on the sandbox through the API and stores its key under the
+    /// same entry name with the sandbox's base URL (`keys add --base-url`), for recipes that
+    /// name no `base_url`.
+    func keychainAgent(_ name: String) async throws {
+        let key = try await registerOnSandbox(sandbox, name)
+        try await claimOnSandbox(sandbox, name)
+        let added = try await home.run(["keys", "add", name, "--base-url", base], stdin: key, recorded: false)
+        #expect(added.status == 0, "keys add \(name): \(added.stderr)")
+    }
+
     /// Writes `text` to `name` in HOME; returns its path.
     @discardableResult
     func file(_ name: String, _ text: String) throws -> String {
