@@ -22,6 +22,9 @@ public enum FaultMode: String, Sendable, Codable, Equatable, CaseIterable {
     case redirect
     /// Writes get 401 "Authentication required" while reads still work (the Feb 2026 bug).
     case authWave = "auth_wave"
+    /// 429 with the generic window body and `Retry-After` (`delay_seconds`, default 60): a limit
+    /// the sandbox's own counters did not reach (another client on the same key); no effect.
+    case rateLimited = "rate_limited"
 }
 
 /// One injected fault: what to do, to which requests, how many times.

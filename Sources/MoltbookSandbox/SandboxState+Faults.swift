@@ -58,6 +58,17 @@ extension SandboxState {
             headers.add(name: "Content-Type", value: "text/plain")
             return SandboxReply(
                 response: HTTPResponse(status: 301, headers: headers, body: Data("Redirecting to \(location)".utf8)))
+        case .rateLimited:
+            let seconds = Int((fault.delaySeconds ?? 60).rounded(.up))
+            var result = APIResult(
+                status: 429,
+                body: [
+                    "success": false, "error": "Rate limit exceeded", "remaining": 0,
+                    "reset_at": .string(SandboxTime.iso(now.addingTimeInterval(Double(seconds)))),
+                    "retry_after_seconds": .int(seconds),
+                ])
+            result.headers.append(("Retry-After", String(seconds)))
+            return SandboxReply(response: Self.render(result))
         case .authWave:
             return SandboxReply(
                 response: Self.render(

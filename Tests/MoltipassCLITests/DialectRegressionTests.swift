@@ -306,6 +306,51 @@ struct DialectRegressionTests {
         #expect(selection?["outcome"]?.string == "failed")
     }
 
+    /// Observation 11: a 429 on `GET /agents/me` did not stop the read that followed. The read
+    /// class is held for the server's wait: the selection waits, and nothing else is read.
+    @Test
+    func rateLimitedIdentityReadHoldsTheNextRead() async throws {
+        let fixture = try await Self.fixture(TestDialect.current, agent: "held_reader")
+        defer { Task { await fixture.stop() } }
+        let recipe = try Self.recipe(
+            fixture, "held_reader",
+            "      - vote: { ensure: upvoted, on: { source: submolt, submolt: general, sort: new } }")
+        try await fixture.admin(
+            .post, "faults",
+            .object([
+                "mode": "rate_limited", "method": "GET", "path_prefix": "/api/v1/agents/me", "count": 1,
+                "delay_seconds": 60,
+            ]))
+        let before = try await fixture.counter("reads")
+        let run = try await fixture.run([recipe, "--once", "--json"], at: Self.t0)
+        #expect(run.status == 4, "\(run.stderr)")
+        #expect(try await fixture.counter("reads") == before + 1)
+        let selection = Self.items(try Self.report(run), "select targets").first
+        #expect(selection?["outcome"]?.string == "deferred")
+    }
+
+    /// Observation 1's loop: a post the server keeps answering with 500, and that reading back
+    /// never finds, was sent after every cooldown for ever, each try burning the post slot. It
+    /// is sent at most five times, each run saying uncertain (9), then reported failed (8); the
+    /// next queue item goes out after it.
+    @Test
+    func postThatKeepsFailingIsGivenUp() async throws {
+        let fixture = try await Self.fixture(TestDialect.current, agent: "stubborn_poster")
+        defer { Task { await fixture.stop() } }
+        try fixture.queue(count: 3)
+        let recipe = try fixture.postingRecipe("stubborn_poster")
+        try await fixture.admin(
+            .post, "faults", .object(["mode": "http500", "method": "POST", "path_prefix": "/api/v1/posts", "count": 5]))
+        var statuses: [Int32] = []
+        for step in 0..<7 {
+            let run = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(Double(step) * 1_805))
+            statuses.append(run.status)
+        }
+        #expect(statuses == [9, 9, 9, 9, 9, 8, 0])
+        #expect(try await fixture.counter("faults_injected") == 5)
+        #expect(try await fixture.titles(of: "stubborn_poster") == ["Item 1"])
+    }
+
     /// Observation 12: posts without `created_at` vanished under `max_age`; a selector that finds
     /// nothing left no report item.
     @Test
