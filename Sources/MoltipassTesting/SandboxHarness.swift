@@ -24,7 +24,8 @@ public struct SandboxHarness: Sendable {
 
     /// Starts a server for `model` on an ephemeral loopback port.
     public static func start(
-        config: SandboxConfig = SandboxConfig(), seed: UInt64 = 1, clock: SandboxClock = SandboxClock(),
+        config: SandboxConfig = SandboxConfig(dialect: TestDialect.current), seed: UInt64 = 1,
+        clock: SandboxClock = SandboxClock(),
         transport: CurlTransport.Configuration = CurlTransport.Configuration(
             totalTimeout: .seconds(10), policy: URLPolicy(allowInsecureLoopback: true))
     ) async throws -> SandboxHarness {

@@ -10,7 +10,8 @@ import Testing
 struct EndpointTests {
     /// Register, status pending → claimed through the admin switch, me, update, profile.
     @Test func agentLifecycle() async throws {
-        let sandbox = try await SandboxHarness.start()
+        // moltbook.com's claim flow and profile shapes (the other dialects have none or others).
+        let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }
         let registration = try await sandbox.client().register(name: "tide_bot", description: "Reads tides").value
         #expect(registration.apiKey.hasExpectedPrefix)
@@ -166,7 +167,8 @@ struct EndpointTests {
 
     /// Avatar: a PNG uploads; wrong type and oversize are refused before any byte is sent.
     @Test func avatar() async throws {
-        let sandbox = try await SandboxHarness.start()
+        // moltbook.com's avatar route and size limit.
+        let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("pic"))
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200)

@@ -10,7 +10,9 @@ import Testing
 struct RateLimitAgreementTests {
     /// Post cooldown (`retry_after_minutes`): after 10 of 30 minutes the wait is 20 minutes.
     @Test func postCooldown() async throws {
-        let sandbox = try await SandboxHarness.start(clock: SandboxClock(fixed: fixedStart))
+        // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("poster"))
         sandbox.clock.advance(by: 2 * 86_400)  // past the first-24-hours profile
@@ -28,7 +30,9 @@ struct RateLimitAgreementTests {
 
     /// Comment cooldown (`retry_after_seconds` + `daily_remaining`).
     @Test func commentCooldown() async throws {
-        let sandbox = try await SandboxHarness.start(clock: SandboxClock(fixed: fixedStart))
+        // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("talker"))
         sandbox.clock.advance(by: 2 * 86_400)
@@ -45,7 +49,9 @@ struct RateLimitAgreementTests {
 
     /// Generic request window (`statusCode`/`retry_after_seconds`/`reset_at` + `X-RateLimit-*`).
     @Test func requestWindow() async throws {
-        let sandbox = try await SandboxHarness.start(clock: SandboxClock(fixed: fixedStart))
+        // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("reader"))
         var last: MoltbookResponse<Agent>?

@@ -175,7 +175,8 @@ struct TransportTests {
 struct ResponseHeaderTests {
     /// Response headers arrive in order and are readable case-insensitively.
     @Test func headersCaptured() async throws {
-        let sandbox = try await SandboxHarness.start()
+        // moltbook.com sends X-RateLimit-* (the community mock sends none).
+        let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }
         let response = try await sandbox.transport.send(
             HTTPRequest(method: .get, url: sandbox.baseURL.appendingPathComponent("agents/me")))

@@ -10,7 +10,7 @@ struct RunChallengeTests {
     /// Every write challenged: the built-in solver answers through `POST /verify` and the run
     /// exits 0; the stored challenge is solved.
     @Test func builtinSolverVerifies() async throws {
-        let fixture = try await RunFixture.start()
+        let fixture = try await RunFixture.start(dialect: TestDialect.issuingChallenges)
         defer { Task { await fixture.stop() } }
         try await fixture.agent("verify_poster")
         try fixture.queue(count: 5)
@@ -34,7 +34,7 @@ struct RunChallengeTests {
     /// (paused) and says why; later cron runs exit 6 without sending a single write; the sandbox
     /// never suspends the agent.
     @Test func solverNonePausesCronRuns() async throws {
-        let fixture = try await RunFixture.start()
+        let fixture = try await RunFixture.start(dialect: TestDialect.issuingChallenges)
         defer { Task { await fixture.stop() } }
         try await fixture.agent("none_poster")
         try fixture.queue(count: 5)
@@ -82,7 +82,7 @@ struct RunChallengeTests {
     /// A 401 wave on writes while reads work: the first run meets one refused write and exits
     /// 6 (the breaker's pause) instead of retrying; after the wave, the held post goes out once.
     @Test func authWaveBreaker() async throws {
-        let fixture = try await RunFixture.start()
+        let fixture = try await RunFixture.start(dialect: TestDialect.issuingChallenges)
         defer { Task { await fixture.stop() } }
         try await fixture.agent("wave_poster")
         try fixture.queue(count: 5)

@@ -202,3 +202,9 @@ extension RunFixture {
         return child
     }
 }
+
+extension TestDialect {
+    /// The matrix's dialect when it issues verification challenges, else moltbook.com (the
+    /// open-source server issues none).
+    static var issuingChallenges: SandboxDialect { current == .oss ? .moltbookCom : current }
+}

@@ -121,7 +121,9 @@ struct EngineReconciliationTests {
             let report = await runner.pass(now: world.clock.now)
             done += report.count(.done)
         }
-        #expect(done == 1)
+        // Read back where the server shows the agent's vote; where it does not (the community
+        // mock), the outcome stays unknown and the vote is never sent again.
+        #expect(done == (TestDialect.current == .minimalMock ? 0 : 1))
         let counters = world.model.counters()
         #expect(counters.votesCast == cast)
         #expect(counters.votesRemoved == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import MoltbookAPI
+import MoltbookSandbox
 import MoltipassKit
 import MoltipassTesting
 import Storage
@@ -16,7 +17,8 @@ struct EngineSharedQueueTests {
     /// submolt): the unrelated post still goes out, the refusal is reported, and the second
     /// job, due in the same pass, takes the next item (nothing skipped, nothing taken twice).
     @Test func jobGivenUpHalfWayLeavesItsQueueItem() async throws {
-        let world = try EngineWorld(start: Self.t0)
+        // moltbook.com answers a missing submolt with 404 (the mock's feed fallback finds nothing).
+        let world = try EngineWorld(config: SandboxConfig(dialect: .moltbookCom, autoClaim: true), start: Self.t0)
         defer { world.remove() }
         try await world.register("queue_agent")
         try world.queue("shared.yaml", count: 10)

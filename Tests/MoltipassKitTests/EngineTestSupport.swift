@@ -33,7 +33,7 @@ final class EngineWorld: Sendable {
     /// Keys of the agents registered so far, by name.
     private let keys = Mutex<[String: APIKey]>([:])
 
-    init(config: SandboxConfig = SandboxConfig(autoClaim: true), start: Date) throws {
+    init(config: SandboxConfig = SandboxConfig(dialect: TestDialect.current, autoClaim: true), start: Date) throws {
         let clock = VirtualClock(start)
         self.clock = clock
         model = SandboxModel(config: config, seed: 7)
