@@ -58,10 +58,7 @@ struct DialectMatrixTests {
             let at = t0.addingTimeInterval(Double(step) * 601)
             if step % 6 == 3 {
                 // Someone else posts now and then: targets for the comments and votes.
-                try await fixture.byHand("matrix_host") { client in
-                    _ = try await client.createPost(
-                        .text(submolt: "general", title: "Host post \(step)", content: "Say something."))
-                }
+                try await fixture.postByHand("matrix_host", title: "Host post \(step)", content: "Say something.")
             }
             let run = try await fixture.run([recipe, "--once", "--json"], at: at)
             runs += 1
@@ -113,9 +110,7 @@ struct DialectMatrixTests {
                 try await fixture.setClock(at)
                 let title = step % 24 == 5 ? "Swift 6.\(step) release notes" : "Hello, I am new here (\(step))"
                 let submolt = step % 24 == 5 ? "swift" : "introductions"
-                try await fixture.byHand("visitor") { client in
-                    _ = try await client.createPost(.text(submolt: submolt, title: title, content: "Hi all."))
-                }
+                try await fixture.postByHand("visitor", submolt: submolt, title: title, content: "Hi all.")
             }
             let run = try await fixture.run(recipes + ["--once", "--json"], at: at)
             try Self.expectConsistent(run, step: step, dialect: dialect)

@@ -186,7 +186,7 @@ struct DialectRegressionTests {
             sandboxArguments: ["--config", try RunCrashTests.config()], dialect: dialect)
         defer { Task { await fixture.stop() } }
         let added = try await fixture.home.run(
-            ["keys", "add", "wrong_key", "--base-url", fixture.base],
+            ["keys", "add", "wrong_key"],
             stdin: "moltbook_sk_" + String(repeating: "x", count: 32))
         #expect(added.status == 0, "\(added.stderr)")
         try fixture.queue(count: 1)
@@ -250,11 +250,9 @@ struct DialectRegressionTests {
         try await fixture.setClock(Self.t0.addingTimeInterval(-2 * 86_400))
         let key = try await registerOnSandbox(fixture.sandbox, "server_name")
         try await claimOnSandbox(fixture.sandbox, "server_name")
-        let added = try await fixture.home.run(["keys", "add", "local-label", "--base-url", fixture.base], stdin: key)
+        let added = try await fixture.home.run(["keys", "add", "local-label"], stdin: key)
         #expect(added.status == 0, "\(added.stderr)")
-        try await fixture.byHand("local-label") { client in
-            _ = try await client.createPost(.text(submolt: "general", title: "My own post", content: "mine"))
-        }
+        try await fixture.postByHand("local-label", title: "My own post", content: "mine")
         let recipe = try Self.recipe(
             fixture, "local-label",
             "      - comment: { on: { source: submolt, submolt: general, sort: new, not_mine: true }, content: Hi }")

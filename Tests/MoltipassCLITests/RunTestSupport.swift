@@ -140,8 +140,39 @@ struct RunFixture {
             baseURL: sandbox.baseURL, apiKey: nil, transport: transport, allowLoopback: true)
         let key = try await anonymous.register(name: "crash_host", description: "posts targets").value.apiKey
         try await claimOnSandbox(sandbox, "crash_host")
-        return try await anonymous.with(apiKey: key)
-            .createPost(.text(submolt: "general", title: "Talk to me", content: "Comments welcome.")).value.item!.id
+        return try await rawPost(key: key, submolt: "general", title: "Talk to me", content: "Comments welcome.")
+    }
+
+    /// Creates a post with `key` by a plain HTTP request that names the submolt both ways, so a
+    /// test's set-up works on every dialect whatever the client under test sends.
+    @discardableResult
+    func rawPost(key: APIKey, submolt: String, title: String, content: String) async throws -> String {
+        let body = JSONValue.object([
+            "submolt": .string(submolt), "submolt_name": .string(submolt), "title": .string(title),
+            "content": .string(content),
+        ])
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        key.withRawValue { headers.add(name: "Authorization", value: "Bearer \($0)") }
+        let response = try await transport.send(
+            HTTPRequest(
+                method: .post, url: sandbox.baseURL.appendingPathComponent("posts"), headers: headers,
+                body: body.encoded()))
+        let json = try JSONValue.parse(response.body)
+        guard let id = (json["post"]?["id"] ?? json["data"]?["id"])?.string else {
+            throw HarnessError("set-up post: HTTP \(response.status)")
+        }
+        return id
+    }
+
+    /// A post by keychain entry `entry`, made by hand (see `rawPost`).
+    @discardableResult
+    func postByHand(_ entry: String, submolt: String = "general", title: String, content: String = "By hand.")
+        async throws -> String
+    {
+        let exported = try await home.run(["keys", "export", entry, "--reveal"], recorded: false)
+        #expect(exported.status == 0, "keys export: \(exported.stderr)")
+        let key = APIKey(exported.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try await rawPost(key: key, submolt: submolt, title: title, content: content)
     }
 
     /// Titles of `agent`'s posts in the global feed, oldest first (read by a fresh agent).
