@@ -122,7 +122,7 @@ extension AccountPass {
             return true
         }
         let outcome = await WriteSender.send(write, with: client)
-        return await record(outcome, entry: entry, write: write, client: client, into: &report)
+        return await record(outcome, entry: entry, write: write, into: &report)
     }
 
     enum ReconcileStep { case settled, send, stop }
@@ -141,6 +141,16 @@ extension AccountPass {
         case .post, .comment: write.limitClass
         default: .write
         }
+    }
+
+    /// Folds the hints of the response to `write` into the limiter (`X-RateLimit-*` to the
+    /// class `windowClass(of:)` names).
+    func absorb(
+        _ hint: RateLimitHint, status: Int, from write: PlannedWrite, action: LimitClass?, reservedAt: Date? = nil
+    ) {
+        absorb(
+            hint, status: status, action: action, request: .write, reservedAt: reservedAt,
+            window: Self.windowClass(of: write))
     }
 
     func reconcile(_ entry: JournalEntry, _ write: PlannedWrite, client: MoltbookClient, into report: inout RunReport)
@@ -193,17 +203,16 @@ extension AccountPass {
     }
 
     /// Journals an attempt's outcome. Returns true when the account must stop for this pass.
-    func record(
-        _ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, client: MoltbookClient,
-        into report: inout RunReport
-    ) async -> Bool {
+    func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
+        async -> Bool
+    {
         let limitClass = write.limitClass
         switch outcome {
         case .voteRemoved(let hint, let status):
-            absorb(hint, status: status, action: limitClass, request: .write)
+            absorb(hint, status: status, from: write, action: limitClass)
             return await restoreVote(entry, write, into: &report)
         case .done(let remoteID, let challenge, let hint, let status):
-            absorb(hint, status: status, action: limitClass, request: .write, window: Self.windowClass(of: write))
+            absorb(hint, status: status, from: write, action: limitClass)
             await finish(entry, write, remoteID: remoteID, challenge: challenge)
             await closeBreakerIfOpen()
             if let challenge {
@@ -226,18 +235,14 @@ extension AccountPass {
             logger.debug("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
             return false
         case .rateLimited(let error):
-            absorb(
-                error.rateLimit, status: 429, action: limitClass, request: .write, reservedAt: now,
-                window: Self.windowClass(of: write))
+            absorb(error.rateLimit, status: 429, from: write, action: limitClass, reservedAt: now)
             let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
             _ = try? await store.markFailed(key: entry.key, reason: "429: \(error.message)", retryAt: until, at: now)
             report.items.append(item(entry, write.summary, .deferred, "server said 429", until))
             report.due(at: until)
             return false
         case .uncertain(let error):
-            absorb(
-                error.rateLimit, status: error.status ?? 0, action: nil, request: .write,
-                window: Self.windowClass(of: write))
+            absorb(error.rateLimit, status: error.status ?? 0, from: write, action: nil)
             _ = try? await store.markUncertain(key: entry.key, reason: error.message, at: now)
             report.items.append(item(entry, write.summary, .uncertain, error.message))
             return false
@@ -256,9 +261,7 @@ extension AccountPass {
             report.items.append(item(entry, write.summary, .deferred, error.message, report.paused[agent]))
             return true
         case .rejected(let error):
-            absorb(
-                error.rateLimit, status: error.status ?? 0, action: nil, request: .write,
-                window: Self.windowClass(of: write))
+            absorb(error.rateLimit, status: error.status ?? 0, from: write, action: nil)
             if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
                 await finish(entry, write, remoteID: nil, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "already so"))
