@@ -31,16 +31,16 @@ extension AccountPass {
                 )
             }) ?? ([], names.map { _ in nil })
         let waitingJobs = Set(pending.map { Self.jobKey($0.recipe, $0.job) })
-        var positions: [String: QueuePosition] = [:]
         var commits: [JobCommit] = []
         for ((recipe, job), cursor) in zip(jobs, cursors) {
             let commit = await plan(
-                recipe: recipe, job: job, cursor: cursor, facts: &facts, positions: &positions,
+                recipe: recipe, job: job, cursor: cursor, facts: &facts,
                 earlierStillWaiting: waitingJobs.contains(Self.jobKey(recipe.name, job.id.value)), into: &report)
             if let commit { commits.append(commit) }
         }
         guard !commits.isEmpty else { return }
         let counts = commits.contains { !$0.intents.isEmpty } ? dailyCounts?.stored : nil
+        let ledger = commits.contains { !$0.positions.isEmpty } ? queueLedger?.stored : nil
         let (now, recorded) = (now, commits)
         do {
             try await store.transaction { transaction in
@@ -55,11 +55,15 @@ extension AccountPass {
                 if let counts {
                     try transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)
                 }
+                if let ledger {
+                    try transaction.setLimiterState(ledger, account: agent, key: QueueLedger.stateKey, at: now)
+                }
             }
         } catch {
             logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
             report.transientFailures += 1
             dailyCounts = nil  // read again from the store when next needed
+            queueLedger = nil
         }
     }
 
@@ -79,9 +83,8 @@ extension AccountPass {
     /// - `facts`: targets already acted on; the targets planned here are added, so that two
     ///   occurrences due in one pass (or two jobs) never pick the same post for a second vote or
     ///   comment (found by scripts/reliability/fault-storm: the second upvote toggled the first off).
-    /// - `positions`: queue positions planned earlier in this pass, by `jobKey(recipe, queue)`
-    ///   (two jobs of a recipe may post from one queue); the ones planned here are added when the
-    ///   job returns what to record.
+    /// - Queue items are picked by content (`QueueLedger`): the first item of the queue not
+    ///   taken by the agent, in this pass (two jobs may post from one queue) or before.
     /// - `earlierStillWaiting`: the job has writes from an earlier occurrence still waiting in the
     ///   journal (for the limiter, a retry, a pause). New occurrences are then skipped, with the
     ///   reason, rather than piling up behind them: a schedule faster than the limits would
@@ -91,7 +94,7 @@ extension AccountPass {
     /// Returns what to record, or nil when the job is to be planned again next pass (a read the
     /// limiter deferred, a failed read).
     func plan(
-        recipe: Recipe, job: Job, cursor: Date?, facts: inout DoneTargets, positions: inout [String: QueuePosition],
+        recipe: Recipe, job: Job, cursor: Date?, facts: inout DoneTargets,
         earlierStillWaiting: Bool, into report: inout RunReport
     ) async -> JobCommit? {
         let recipeID = recipe.name
@@ -118,22 +121,20 @@ extension AccountPass {
         var dailyCounts = due.isEmpty ? DailyCounts() : await loadDailyCounts()
         var intents: [JournalIntent] = []
         var planned: [String: QueuePosition] = [:]
+        // Queue items this job takes (their fingerprints), added to the ledger when it commits.
+        var taken: Set<String> = []
         // A selection that may work on a later pass failed; matters only if nothing was planned.
         var retryWanted = false
         for occurrence in due {
             let expander = StepExpander(
                 recipe: recipe, job: job, occurrence: occurrence, environment: runner.configuration.environment)
             for index in job.steps.indices {
-                let queueKey = queuePath(job.steps[index])
+                let queue = Self.queue(of: job.steps[index])
+                let queueKey = queue?.path.value
                 var position = 0
-                if let queueKey {
-                    if let local = planned[queueKey] ?? positions[Self.jobKey(recipeID, queueKey)] {
-                        position = local.next
-                    } else {
-                        position =
-                            (try? await store.read { try $0.queuePosition(recipe: recipeID, queue: queueKey) })??.next
-                            ?? 0
-                    }
+                if let queue {
+                    let ledger = await loadQueueLedger(recipe: recipeID, queue: queue)
+                    position = ledger.next(in: queue, alsoTaken: taken) ?? queue.items.count
                 }
                 let outcome: StepExpander.Outcome
                 let known = facts
@@ -188,7 +189,8 @@ extension AccountPass {
                                 action: expanded.write.kind.rawValue,
                                 target: expanded.write.target, contentHash: expanded.contentHash,
                                 payload: expanded.write.payload, notBefore: occurrence.fire))
-                        if let queueIndex = expanded.queueIndex, let queueKey {
+                        if let queueIndex = expanded.queueIndex, let queue, let queueKey {
+                            taken.insert(QueueLedger.fingerprint(queue.items[queueIndex]))
                             let position = QueuePosition(
                                 next: queueIndex + 1, lastItem: expanded.write.title, updatedAt: now)
                             planned[queueKey] = position
@@ -202,8 +204,8 @@ extension AccountPass {
         // stored with the intents (`plan(into:)`).
         if !intents.isEmpty { self.dailyCounts = dailyCounts }
         // Only now, with the job's commit certain to be made: a job given up half-way (a deferred
-        // read) must not leave a later job of the pass a position past items nobody journaled.
-        for (queue, position) in planned { positions[Self.jobKey(recipeID, queue)] = position }
+        // read) must not leave a later job of the pass past items nobody journaled.
+        if !taken.isEmpty { queueLedger?.take(taken) }
         return JobCommit(recipe: recipeID, job: jobID, intents: intents, positions: planned, cursor: result.cursor)
     }
 
@@ -254,9 +256,30 @@ extension AccountPass {
         return loaded
     }
 
-    func queuePath(_ step: Step) -> String? {
-        if case .post(let action) = step.action, case .queue(let queue) = action.body { return queue.path.value }
+    /// The step's content queue, if it posts from one.
+    static func queue(of step: Step) -> ContentQueue? {
+        if case .post(let action) = step.action, case .queue(let queue) = action.body { return queue }
         return nil
+    }
+
+    /// The queue ledger: read once per pass, then the copy this pass keeps current. The first
+    /// time `queue` of `recipe` is planned, an index-based position of older state is carried
+    /// over into it (the migration is stored with the next commit that takes an item).
+    func loadQueueLedger(recipe: String, queue: ContentQueue) async -> QueueLedger {
+        let agent = agent
+        var ledger: QueueLedger
+        if let queueLedger {
+            ledger = queueLedger
+        } else {
+            let data = try? await store.read { try $0.limiterState(account: agent, key: QueueLedger.stateKey) }
+            ledger = data.flatMap { $0 }.flatMap(QueueLedger.init(stored:)) ?? QueueLedger()
+        }
+        if !ledger.hasMigrated(recipe: recipe, queue: queue.path.value) {
+            let old = try? await store.read { try $0.queuePosition(recipe: recipe, queue: queue.path.value) }
+            ledger.migrate(recipe: recipe, queue: queue, next: old.flatMap { $0 }?.next ?? 0)
+        }
+        queueLedger = ledger
+        return ledger
     }
 
     /// Reads the posts a selector names, through the limiter.

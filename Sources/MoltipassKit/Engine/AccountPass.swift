@@ -36,6 +36,8 @@ final class AccountPass {
     var storedInfo: AccountInfo?
     /// The `max_per_day` counts, read on first use in the pass and kept current.
     var dailyCounts: DailyCounts?
+    /// The content-queue items taken, read on first use in the pass and kept current.
+    var queueLedger: QueueLedger?
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
