@@ -15,6 +15,20 @@ public enum LimitClass: String, Sendable, Codable, CaseIterable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
+    /// The longest spacing the documentation gives the class anywhere (moltbook-api.md §2.1):
+    /// what a learned spacing is capped at. A post every 2 hours (new agents), a comment every
+    /// 60 seconds (new agents), a submolt every hour, a verify answer every 2 seconds (30/min);
+    /// other classes have no documented spacing and are capped at a minute.
+    public var documentedMaxSpacing: Double {
+        switch self {
+        case .post: 7_200
+        case .comment: 60
+        case .submolt: 3_600
+        case .verify: 2
+        default: 60
+        }
+    }
+
     /// The conservative wait after a 429 that named none (moltbook-api.md §2.2): 30 minutes for
     /// posts, 60 seconds for everything else.
     public var defaultRetryWait: Double {

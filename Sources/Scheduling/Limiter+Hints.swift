@@ -34,6 +34,7 @@ extension Limiter {
         window: LimitClass? = nil, at now: Date
     ) -> Absorbed {
         var result = Absorbed()
+        expireLearned(at: now)
         if status == 429, let action, let reservedAt { cancel(action, reservedAt: reservedAt) }
         syncWindow(hint, request: window ?? request, at: now, into: &result)
         if let action, let daily = hint.dailyRemaining { syncDaily(daily, for: action, at: now) }
@@ -48,13 +49,17 @@ extension Limiter {
         hold(target, until: until, detail: "429 " + describe(hint, wait: wait))
         result.held[target] = until
 
-        if target != request, hint.dailyRemaining != 0, let last = lastAdmitted(target) {
-            // The local rules admitted the previous action at `last`; the server wants
-            // `now + wait`. The server's spacing is at least the difference.
-            let spacing = until.timeIntervalSince(last)
+        if target != request, hint.dailyRemaining != 0 {
+            // What the server says alone: the period its prose names ("once every 60 minutes"),
+            // and at least the wait it asks for. Not the time since this limiter's own last
+            // admission: a write made elsewhere (by hand, another runner on the key) makes that
+            // look like a far stricter server (a 385-minute post spacing was learned so). Capped
+            // at the longest spacing the documentation gives the class, and it lapses a day
+            // after the last surprise (`expireLearned`).
+            let spacing = min(max(hint.period ?? 0, wait), target.documentedMaxSpacing)
             let localSpacing = (rules[target] ?? []).filter { $0.limit == 1 }.map(\.period).max() ?? 0
             if spacing > localSpacing {
-                learn(target, spacing: spacing)
+                learn(target, spacing: spacing, at: now)
                 result.learned[target] = spacing
             }
         }

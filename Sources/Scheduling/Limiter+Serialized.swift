@@ -62,6 +62,15 @@ extension Limiter {
             out.count(times.count)
             for time in times { out.date(time) }
         }
+        // Appended later: when each spacing was learned (absent from older state, whose learned
+        // spacings then lapse at once).
+        if !learnedAt.isEmpty {
+            out.count(learnedAt.count)
+            for (limitClass, date) in learnedAt.sorted(by: { $0.key < $1.key }) {
+                out.string(limitClass.rawValue)
+                out.date(date)
+            }
+        }
         return Data(out.buffer)
     }
 
@@ -110,6 +119,12 @@ extension Limiter {
             var times: [Date] = []
             for _ in 0..<(try input.count()) { times.append(try input.date()) }
             recentAdmissions[limitClass] = times
+        }
+        if input.offset < input.bytes.count {
+            for _ in 0..<(try input.count()) {
+                let limitClass = try input.limitClass()
+                learnedAt[limitClass] = try input.date()
+            }
         }
         guard input.offset == input.bytes.count else {
             throw SerializationError(description: "\(input.bytes.count - input.offset) bytes after the limiter state")

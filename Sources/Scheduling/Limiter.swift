@@ -47,11 +47,23 @@ public struct Limiter: Sendable, Codable, Equatable {
     public internal(set) var holds: [LimitClass: Hold] = [:]
     /// Minimum spacing per class learned from 429s the local rules did not foresee.
     public internal(set) var learned: [LimitClass: Double] = [:]
+    /// When each spacing was learned: it lapses `learnedLifetime` later unless a new 429 renews it.
+    public internal(set) var learnedAt: [LimitClass: Date] = [:]
+
+    /// How long a learned spacing holds without a new surprise 429: a day, so a server that
+    /// relaxed again (or a 429 that an outside write caused) costs at most a day of slower pace.
+    public static let learnedLifetime: TimeInterval = 86_400
     /// The last two admissions per class (to learn from a surprise 429 and to cancel one).
     var recentAdmissions: [LimitClass: [Date]] = [:]
 
     public init(rules: [LimitClass: [Rule]]) {
         self.rules = rules
+    }
+
+    /// The `Codable` form (read for state written before the binary form): without
+    /// `learnedAt`, which that form never had (its learned spacings lapse at once).
+    enum CodingKeys: String, CodingKey {
+        case rules, states, holds, learned, recentAdmissions
     }
 
     /// Replaces the rules (a profile change: the first-24-hours profile lifting, an override);
@@ -88,6 +100,7 @@ public struct Limiter: Sendable, Codable, Equatable {
     /// Admits one action counting against every class in `classes` if all allow it at `now`
     /// (and records it); otherwise records nothing and says until when and why.
     public mutating func reserve(_ classes: [LimitClass], at now: Date) -> Decision {
+        expireLearned(at: now)
         let (date, binding) = earliest(classes, at: now)
         guard let date else { return .never(because: binding!) }
         guard date <= now else { return .deferred(until: date, because: binding!) }
@@ -131,8 +144,22 @@ public struct Limiter: Sendable, Codable, Equatable {
         states[key] = (states[key] ?? .empty(for: rule)).consuming(count, for: rule, at: instant)
     }
 
-    mutating func learn(_ limitClass: LimitClass, spacing: Double) {
-        learned[limitClass] = max(learned[limitClass] ?? 0, spacing)
+    /// Learns (or renews) a spacing at `now`. The newest refusal's spacing replaces an older one.
+    mutating func learn(_ limitClass: LimitClass, spacing: Double, at now: Date) {
+        learned[limitClass] = spacing
+        learnedAt[limitClass] = now
+    }
+
+    /// Drops the learned spacings whose lifetime has passed at `now` (and, with them, their
+    /// rule states).
+    mutating func expireLearned(at now: Date) {
+        for (limitClass, _) in learned {
+            let since = learnedAt[limitClass] ?? .distantPast
+            guard now.timeIntervalSince(since) >= Self.learnedLifetime else { continue }
+            learned[limitClass] = nil
+            learnedAt[limitClass] = nil
+            states[key(limitClass, Rule(id: "\(limitClass.rawValue).learned", limit: 1, period: 0))] = nil
+        }
     }
 
     func lastAdmitted(_ limitClass: LimitClass) -> Date? { recentAdmissions[limitClass]?.last }

@@ -93,4 +93,15 @@ struct RateLimitHintTests {
         #expect(error.rateLimit.retryWait(now: fixtureNow) == 14)
         #expect(error.rateLimit.dailyRemaining == 37)
     }
+
+    /// The period a refusal's prose names, apart from how long this refusal lasts.
+    @Test(
+        arguments: [
+            ("You can only post once every 30 minutes", 1_800.0), ("You can only comment once every 20 seconds", 20),
+            ("You can only post once every hour", 3_600), ("once every 2.5 minutes", 150),
+            ("Wait 27 minutes before posting again", nil), ("every", nil),
+        ] as [(String, Double?)])
+    func periodInProse(text: String, period: Double?) {
+        #expect(RateLimitHint.periodInProse(text) == period)
+    }
 }

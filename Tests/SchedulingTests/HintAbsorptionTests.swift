@@ -94,14 +94,15 @@ struct HintAbsorptionTests {
     }
 
     /// When the server turns out stricter than the profile (posts every 60 min, not 30), the
-    /// spacing is learned after the first 429, so no second 429 follows for that reason.
+    /// spacing it names is learned after the first 429, so no second 429 follows for that reason.
     @Test func learnsAStricterServer() throws {
         var limiter = limiter()
         #expect(limiter.reserve([.write, .post], at: t0) == .allowed)
         #expect(limiter.reserve([.write, .post], at: at(1_800)) == .allowed)
         // The server (now 1 per 60 min) refuses the second: 30 minutes left.
         let absorbed = limiter.absorb(
-            try hint(body: #"{"success":false,"error":"x","retry_after_minutes":30}"#),
+            try hint(
+                body: #"{"success":false,"error":"You can only post once every 60 minutes","retry_after_minutes":30}"#),
             status: 429, action: .post, request: .write, reservedAt: at(1_800),
             at: at(1_800))
         #expect(absorbed.learned[.post] == 3_600)
@@ -114,6 +115,44 @@ struct HintAbsorptionTests {
         }
         #expect(until == at(7_200))
         #expect(binding.source == .learned)
+    }
+}
+
+extension HintAbsorptionTests {
+    /// A 429 that a post made elsewhere caused (the server's cooldown runs from that post, not
+    /// from this limiter's last one) teaches nothing: the server named its usual 30 minutes and
+    /// asks for less than that. Nothing is learned, the post waits only for the hint.
+    @Test func outsideWriteTeachesNothing() throws {
+        var limiter = limiter()
+        #expect(limiter.reserve([.write, .post], at: t0) == .allowed)
+        // 5 h later a post made by hand 10 minutes ago makes the server refuse for 20 minutes.
+        #expect(limiter.reserve([.write, .post], at: at(18_000)) == .allowed)
+        let absorbed = limiter.absorb(
+            try hint(
+                body: #"{"success":false,"error":"You can only post once every 30 minutes","retry_after_minutes":20}"#),
+            status: 429, action: .post, request: .write, reservedAt: at(18_000), at: at(18_000))
+        #expect(absorbed.learned.isEmpty)
+        #expect(limiter.learned.isEmpty)
+        #expect(limiter.earliest([.post], at: at(18_000)).date == at(19_200))
+    }
+
+    /// A learned spacing is capped at the longest the documentation gives the class (2 h for
+    /// posts), and lapses a day after the last surprise 429.
+    @Test func learnedSpacingIsCappedAndLapses() throws {
+        var limiter = limiter()
+        #expect(limiter.reserve([.write, .post], at: t0) == .allowed)
+        limiter.absorb(
+            try hint(
+                body: #"{"success":false,"error":"You can only post once every 6 hours","retry_after_minutes":360}"#),
+            status: 429, action: .post, request: .write, reservedAt: t0, at: t0)
+        #expect(limiter.learned[.post] == 7_200)
+        // Kept across the stored form, with when it was learned.
+        let stored = try Limiter(serialized: limiter.serialized())
+        #expect(stored.learned[.post] == 7_200)
+        #expect(stored.learnedAt[.post] == t0)
+        limiter = stored
+        #expect(limiter.reserve([.write, .post], at: at(86_400)) == .allowed)
+        #expect(limiter.learned[.post] == nil)
     }
 }
 

@@ -31,6 +31,9 @@ public struct RateLimitHint: Sendable, Equatable {
     public var textWait: Double?
     /// The response's `Date` header.
     public var serverDate: Date?
+    /// The limit's period as the server's prose names it ("You can only post once every 30
+    /// minutes"): what the server's rule is, not how long this refusal lasts.
+    public var period: Double?
 
     public init() {}
 
@@ -95,9 +98,31 @@ extension RateLimitHint {
         hint.bodyRemaining = body["remaining"]?.int
         hint.dailyRemaining = body["daily_remaining"]?.int
         for key in ["hint", "error", "message"] {
-            if hint.textWait == nil, let text = body[key]?.string { hint.textWait = waitInProse(text) }
+            guard let text = body[key]?.string else { continue }
+            if hint.textWait == nil { hint.textWait = waitInProse(text) }
+            if hint.period == nil { hint.period = periodInProse(text) }
         }
         return hint
+    }
+
+    /// Reads the period of "once every 30 minutes", "every 20 seconds", "every 2 hours", "once
+    /// every hour"; nil without an `every` followed by a unit (with or without an amount).
+    public static func periodInProse(_ text: String) -> Double? {
+        guard text.lowercased().contains("every") else { return nil }
+        let words = text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." })
+        guard let every = words.firstIndex(of: "every"), every + 1 < words.count else { return nil }
+        var amount = 1.0
+        var unitIndex = every + 1
+        if let number = Double(words[every + 1].trimmingCharacters(in: CharacterSet(charactersIn: "."))) {
+            guard every + 2 < words.count else { return nil }
+            amount = number
+            unitIndex = every + 2
+        }
+        let unit = words[unitIndex]
+        if unit.hasPrefix("second") || unit == "s" || unit == "secs" { return amount }
+        if unit.hasPrefix("minute") || unit == "min" || unit == "mins" { return amount * 60 }
+        if unit.hasPrefix("hour") || unit == "h" { return amount * 3600 }
+        return nil
     }
 
     /// Reads "Wait 27 minutes", "try again in 45 seconds", "once every 2.5 minutes" style prose.
