@@ -16,18 +16,27 @@ public struct ChallengePolicy: Sendable, Equatable, Codable {
 
     /// The default pause after a failure: six hours.
     public static let defaultPause: TimeInterval = 6 * 3600
+    /// Failures in a row that stop the agent by default: two, far below the server's ten.
+    public static let defaultStopAfter = 2
 
     public var solver: ChallengeSolverConfig
     /// Answers sent per challenge code (the server treats a code as single-use, so more than 1 rarely helps).
     public var maxAttempts: Int
     public var onFail: OnFail
+    /// Failed challenges in a row (declines and expiries included, as the server counts them)
+    /// after which the agent's writes stop until an operator resumes it: each timed pause ends
+    /// and the next write is challenged again, so pauses alone let failures add up to the
+    /// server's ten (an agent was suspended so after ~62 hours).
+    public var stopAfter: Int
 
     public init(
-        solver: ChallengeSolverConfig = .default, maxAttempts: Int = 1, onFail: OnFail = .pause(defaultPause)
+        solver: ChallengeSolverConfig = .default, maxAttempts: Int = 1, onFail: OnFail = .pause(defaultPause),
+        stopAfter: Int = defaultStopAfter
     ) {
         self.solver = solver
         self.maxAttempts = maxAttempts
         self.onFail = onFail
+        self.stopAfter = stopAfter
     }
 
     /// The default policy: built-in solver, one attempt, pause six hours on failure.
@@ -60,6 +69,7 @@ public struct ChallengePolicy: Sendable, Equatable, Codable {
         case solver
         case maxAttempts = "max_attempts"
         case onFail = "on_fail"
+        case stopAfter = "stop_after"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +77,7 @@ public struct ChallengePolicy: Sendable, Equatable, Codable {
         solver = try container.decodeIfPresent(ChallengeSolverConfig.self, forKey: .solver) ?? .default
         maxAttempts = try container.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? 1
         onFail = try container.decodeIfPresent(OnFail.self, forKey: .onFail) ?? .pause(Self.defaultPause)
+        stopAfter = try container.decodeIfPresent(Int.self, forKey: .stopAfter) ?? Self.defaultStopAfter
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -74,6 +85,7 @@ public struct ChallengePolicy: Sendable, Equatable, Codable {
         try container.encode(solver, forKey: .solver)
         try container.encode(maxAttempts, forKey: .maxAttempts)
         try container.encode(onFail, forKey: .onFail)
+        try container.encode(stopAfter, forKey: .stopAfter)
     }
 }
 
@@ -111,6 +123,7 @@ extension ChallengePolicy {
         }
         if let attempts = settings.maxAttempts { maxAttempts = attempts }
         if let pause = settings.pauseSeconds { onFail = .pause(TimeInterval(pause)) }
+        if let stop = settings.stopAfter { stopAfter = stop }
     }
 
     /// The policy of `agent`: the first of its recipes (in the order given) that has a `challenge:` block.

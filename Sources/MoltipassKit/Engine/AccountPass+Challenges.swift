@@ -151,29 +151,68 @@ extension AccountPass {
         return max(now.addingTimeInterval(1), min(soon, expiry.addingTimeInterval(-30)))
     }
 
-    /// Marks a challenge failed (or expired) and pauses the account's writes, in one transaction.
+    /// Marks a challenge failed (or expired) and pauses the account's writes, in one transaction:
+    /// for the policy's time, or — once `stopAfter` challenges failed in a row since the last
+    /// `moltipass resume` — until an operator resumes the agent.
     func fail(
         _ challenge: StoredChallenge, status: ChallengeStatus, _ reason: String, _ report: inout RunReport
     ) async -> ChallengeState {
         let policy = runner.challengePolicy(for: agent)
-        let until = now.addingTimeInterval(policy.pauseDuration)
-        let pause = AccountPause(account: agent, kind: .challengeFailed, until: until, reason: reason, createdAt: now)
+        let timed = now.addingTimeInterval(policy.pauseDuration)
+        let (agent, now, stopAfter) = (agent, now, policy.stopAfter)
+        let streak: Int
         do {
-            try await store.transaction { [code = challenge.code, now] transaction in
+            streak = try await store.transaction { [code = challenge.code] transaction in
                 _ = try transaction.resolveChallenge(code: code, status: status, at: now)
-                try transaction.setPause(pause)
+                let streak = try Self.failureStreak(account: agent, in: transaction)
+                let stopped = streak >= stopAfter
+                let pauseReason =
+                    stopped
+                    ? "\(streak) verification challenges failed in a row (\(reason)); writes stopped until an "
+                        + "operator runs `moltipass resume \(agent)` (ten failures in a row suspend the account)"
+                    : reason
+                try transaction.setPause(
+                    AccountPause(
+                        account: agent, kind: .challengeFailed, until: stopped ? nil : timed, reason: pauseReason,
+                        createdAt: now))
+                return streak
             }
         } catch {
             report.transientFailures += 1
             return .waiting(until: nil, reason: "state store failed: \(error)")
         }
+        let stopped = streak >= stopAfter
+        let until = stopped ? Date.distantFuture : timed
         logger.warning(
-            "challenge failed; writes paused",
-            metadata: ["agent": "\(agent)", "reason": "\(reason)", "until": "\(MoltbookDateText.iso(until))"])
-        report.items.append(challengeItem(challenge, .failed, reason + "; writes paused", until))
+            stopped ? "challenges failed in a row; writes stopped until resumed" : "challenge failed; writes paused",
+            metadata: [
+                "agent": "\(agent)", "reason": "\(reason)", "streak": "\(streak)",
+                "until": "\(stopped ? "resumed" : MoltbookDateText.iso(timed))",
+            ])
+        let said =
+            stopped
+            ? "; \(streak) failed in a row: writes stopped until `moltipass resume \(agent)`" : "; writes paused"
+        report.items.append(challengeItem(challenge, .failed, reason + said, stopped ? nil : timed))
         report.paused[agent] = until
-        report.due(at: until)
+        if !stopped { report.due(at: timed) }
         return .paused(until: until)
+    }
+
+    /// The account's failed or expired challenges in a row, newest first, back to the last solved
+    /// one or the last `moltipass resume` (the server counts declines that let a code expire too).
+    static func failureStreak(account: String, in reader: any StateReader) throws -> Int {
+        let resumed = try reader.limiterState(account: account, key: ResumeMarker.stateKey)
+            .flatMap(ResumeMarker.date(stored:))
+        var streak = 0
+        for challenge in try reader.challenges(account: account, status: nil, limit: 50) {
+            if let resumed, challenge.updatedAt < resumed { break }
+            switch challenge.status {
+            case .failed, .expired: streak += 1
+            case .solved: return streak
+            case .open: continue
+            }
+        }
+        return streak
     }
 
     func challengeItem(

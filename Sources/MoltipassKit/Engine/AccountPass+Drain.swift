@@ -18,7 +18,9 @@ extension AccountPass {
             if let until { report.due(at: until) }
             return
         case .paused(let until):
-            await reportPending(into: &report, reason: "account paused after a failed challenge", until: until)
+            await reportPending(
+                into: &report, reason: "account paused after a failed challenge",
+                until: until == .distantFuture ? nil : until)
             return
         }
         // Classes the limiter already deferred in this pass, with until when. Later entries of

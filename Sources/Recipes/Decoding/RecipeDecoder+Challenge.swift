@@ -31,7 +31,12 @@ extension RecipeDecoder {
         if let attempts = fields["max_attempts"] {
             settings.maxAttempts = integer(attempts, in: 1...5, what: "max_attempts")
         }
-        if let onFail = fields["on_fail"], let failFields = mapping(onFail, allowed: ["pause"], what: "on_fail") {
+        if let onFail = fields["on_fail"],
+            let failFields = mapping(onFail, allowed: ["pause", "stop_after"], what: "on_fail")
+        {
+            if let stop = failFields["stop_after"] {
+                settings.stopAfter = integer(stop, in: 1...9, what: "stop_after")
+            }
             if let pause = failFields["pause"], let seconds = duration(pause, what: "on_fail pause") {
                 if (60...(7 * 86_400)).contains(seconds) {
                     settings.pauseSeconds = seconds

@@ -7,6 +7,7 @@
 ///   max_attempts: 1          # answers sent per challenge code
 ///   on_fail:
 ///     pause: 6h              # pause the agent's writes after a failed challenge
+///     stop_after: 2          # failures in a row that stop the agent until an operator resumes it
 /// ```
 ///
 /// Every key is optional; the engine's defaults (built-in solver, threshold 0.7, one attempt, six-hour pause)
@@ -25,6 +26,8 @@ public struct ChallengeSettings: Sendable, Equatable {
     public var maxAttempts: Int?
     /// Seconds the agent's writes pause after a failed challenge.
     public var pauseSeconds: Int?
+    /// Failed challenges in a row after which the agent stops until an operator resumes it.
+    public var stopAfter: Int?
     /// Where `challenge:` is written.
     public var mark: Mark
 
