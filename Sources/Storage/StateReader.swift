@@ -42,6 +42,11 @@ public protocol StateReader {
     /// one is given (for filtering candidate targets in bulk).
     func dedupTargets(account: String, kind: DedupKind, value: String?) throws -> Set<String>
 
+    // MARK: Content ledger
+
+    /// The content `account` sent at or after `since`, oldest first.
+    func contentRecords(account: String, since: Date) throws -> [ContentRecord]
+
     // MARK: Pauses and challenges
 
     /// Every pause recorded for `account` (expired ones included until cleared), by kind.

@@ -53,6 +53,10 @@ public protocol StateTransaction: StateReader {
 
     // MARK: Pauses and challenges
 
+    /// Records content the agent sent (the duplicate guard's ledger).
+    func recordContent(_ record: ContentRecord) throws
+    /// Deletes `account`'s content records older than `date`; returns how many.
+    func pruneContent(account: String, before date: Date) throws -> Int
     /// Sets the pause of (`pause.account`, `pause.kind`), replacing the previous one.
     func setPause(_ pause: AccountPause) throws
     /// Lifts the pause of one kind.

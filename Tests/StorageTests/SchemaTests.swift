@@ -14,7 +14,7 @@ import Testing
         let accounts = try await store.read { try $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == ["v1", "v2", "v3"])
         #expect(applied.contains(Schema.currentVersion))
     }
 

@@ -111,10 +111,14 @@ extension AccountPass {
         // request left still has it charged (found by scripts/reliability/kill9: a post journaled
         // done by a run killed before it saved its limiter drew a 429 on the next run).
         let limiterState = limiter.serialized()
+        // Fingerprinted as it leaves, whatever comes back (a failed challenge, an unknown outcome):
+        // the server fingerprints on submission.
+        let content = contentRecord(write, key: entry.key)
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
                 _ = try transaction.markSent(key: key, at: now)
                 try transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
+                if let content { try transaction.recordContent(content) }
             }
             storedLimiter = limiterState
             remember(limiter, as: limiterState)

@@ -40,7 +40,7 @@ extension AccountPass {
         }
         guard !commits.isEmpty else { return }
         let counts = commits.contains { !$0.intents.isEmpty } ? dailyCounts?.stored : nil
-        let ledger = commits.contains { !$0.positions.isEmpty } ? queueLedger?.stored : nil
+        let ledger = queueLedgerChanged ? queueLedger?.stored : nil
         let (now, recorded) = (now, commits)
         do {
             try await store.transaction { transaction in
@@ -123,6 +123,8 @@ extension AccountPass {
         var planned: [String: QueuePosition] = [:]
         // Queue items this job takes (their fingerprints), added to the ledger when it commits.
         var taken: Set<String> = []
+        // Content this job plans (fingerprint → journal key), for the duplicate guard.
+        var plannedContent: [String: ContentSighting] = [:]
         // A selection that may work on a later pass failed; matters only if nothing was planned.
         var retryWanted = false
         for occurrence in due {
@@ -167,6 +169,9 @@ extension AccountPass {
                             recipe, job, job.steps[index].action.keyword, .skipped,
                             "the selector found no post to act on"))
                 case .writes(var writes):
+                    writes = await withoutDuplicates(
+                        writes, recipe: recipe, job: job, queue: queue, taken: &taken, planned: &plannedContent,
+                        into: &report)
                     if let cap = Self.maxPerDay(job.steps[index]) {
                         let counter = DailyCounts.key(recipeID, jobID, index)
                         let day = DailyCounts.day(of: occurrence.nominal, in: recipe.timeZone)
@@ -205,7 +210,11 @@ extension AccountPass {
         if !intents.isEmpty { self.dailyCounts = dailyCounts }
         // Only now, with the job's commit certain to be made: a job given up half-way (a deferred
         // read) must not leave a later job of the pass past items nobody journaled.
-        if !taken.isEmpty { queueLedger?.take(taken) }
+        if !taken.isEmpty {
+            queueLedger?.take(taken)
+            queueLedgerChanged = true
+        }
+        contentSeen?.merge(plannedContent) { earlier, _ in earlier }
         return JobCommit(recipe: recipeID, job: jobID, intents: intents, positions: planned, cursor: result.cursor)
     }
 

@@ -38,6 +38,11 @@ final class AccountPass {
     var dailyCounts: DailyCounts?
     /// The content-queue items taken, read on first use in the pass and kept current.
     var queueLedger: QueueLedger?
+    /// Whether this pass took queue items (the ledger is then stored with the planned writes).
+    var queueLedgerChanged = false
+    /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
+    /// fingerprint: read on first use in the pass and kept current.
+    var contentSeen: [String: ContentSighting]?
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
@@ -130,6 +135,11 @@ final class AccountPass {
                 try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
                 try transaction.recordHeartbeat(heartbeat)
                 let pruned = try cutOff.map { try transaction.pruneJournal(account: agent, doneCreatedBefore: $0) } ?? 0
+                if let cutOff {
+                    // The content ledger is kept for the guard's window at least.
+                    let before = min(cutOff, now.addingTimeInterval(-Self.duplicateWindow))
+                    _ = try transaction.pruneContent(account: agent, before: before)
+                }
                 if release { _ = try transaction.releaseLease(account: agent, holder: holder) }
                 return pruned
             }

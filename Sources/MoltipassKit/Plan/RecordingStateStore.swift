@@ -78,6 +78,9 @@ private struct RecordingTransaction: StateTransaction {
     func dedupTargets(account: String, kind: DedupKind, value: String?) throws -> Set<String> {
         try inner.dedupTargets(account: account, kind: kind, value: value)
     }
+    func contentRecords(account: String, since: Date) throws -> [ContentRecord] {
+        try inner.contentRecords(account: account, since: since)
+    }
     func pauses(account: String) throws -> [AccountPause] { try inner.pauses(account: account) }
     func challenge(code: String) throws -> StoredChallenge? { try inner.challenge(code: code) }
     func challenges(account: String, status: ChallengeStatus?, limit: Int) throws -> [StoredChallenge] {
@@ -121,6 +124,10 @@ private struct RecordingTransaction: StateTransaction {
     func recordDedup(_ record: DedupRecord) throws { try inner.recordDedup(record) }
     func removeDedup(account: String, kind: DedupKind, target: String) throws {
         try inner.removeDedup(account: account, kind: kind, target: target)
+    }
+    func recordContent(_ record: ContentRecord) throws { try inner.recordContent(record) }
+    func pruneContent(account: String, before date: Date) throws -> Int {
+        try inner.pruneContent(account: account, before: date)
     }
     func setPause(_ pause: AccountPause) throws { try inner.setPause(pause) }
     func clearPause(account: String, kind: PauseKind) throws { try inner.clearPause(account: account, kind: kind) }

@@ -203,6 +203,31 @@ extension MemoryAccess {
         }
     }
 
+    // MARK: Content ledger
+
+    func recordContent(_ record: ContentRecord) throws {
+        var stored = record
+        stored.recordedAt = stored.recordedAt.storedInstant
+        let account = record.account
+        let old = tables.content[account]
+        logUndo { $0.content[account] = old }
+        var records = old ?? []
+        // Oldest first, ties in insertion order (SQLite's recorded_at, rowid).
+        let index = records.lastIndex { $0.recordedAt <= stored.recordedAt }.map { $0 + 1 } ?? 0
+        records.insert(stored, at: index)
+        tables.content[account] = records
+    }
+
+    func pruneContent(account: String, before date: Date) throws -> Int {
+        guard let old = tables.content[account] else { return 0 }
+        let cut = date.storedInstant
+        let kept = old.filter { $0.recordedAt >= cut }
+        guard kept.count != old.count else { return 0 }
+        logUndo { $0.content[account] = old }
+        tables.content[account] = kept
+        return old.count - kept.count
+    }
+
     // MARK: Pauses and challenges
 
     func setPause(_ pause: AccountPause) throws {

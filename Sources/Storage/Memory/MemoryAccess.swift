@@ -79,6 +79,15 @@ final class MemoryAccess: StateTransaction {
         return facts.targetsByValue[value] ?? []
     }
 
+    // MARK: Content ledger
+
+    func contentRecords(account: String, since: Date) throws -> [ContentRecord] {
+        let records = tables.content[account] ?? []
+        let cut = since.storedInstant
+        let first = records.firstIndex { $0.recordedAt >= cut } ?? records.endIndex
+        return Array(records[first...])
+    }
+
     // MARK: Pauses and challenges
 
     func pauses(account: String) throws -> [AccountPause] {

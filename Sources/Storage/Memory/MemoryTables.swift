@@ -27,6 +27,8 @@ struct MemoryTables: Sendable {
     var challenges: [String: StoredChallenge] = [:]
     /// account → challenge codes.
     var challengeCodes: [String: Set<String>] = [:]
+    /// account → content records, oldest first.
+    var content: [String: [ContentRecord]] = [:]
     var leases: [String: Lease] = [:]
     var heartbeats: [String: Heartbeat] = [:]
 }

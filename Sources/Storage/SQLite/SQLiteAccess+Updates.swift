@@ -84,6 +84,27 @@ extension SQLiteAccess {
             arguments: [account, kind.rawValue, target])
     }
 
+    // MARK: Content ledger
+
+    func recordContent(_ record: ContentRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO content_ledger (account, kind, fingerprint, signature, recorded_at, journal_key, excerpt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.account, record.kind, record.fingerprint, record.signature, Self.seconds(record.recordedAt),
+                record.journalKey, record.excerpt,
+            ])
+    }
+
+    func pruneContent(account: String, before date: Date) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM content_ledger WHERE account = ? AND recorded_at < ?",
+            arguments: [account, Self.seconds(date)])
+        return db.changesCount
+    }
+
     // MARK: Pauses and challenges
 
     func setPause(_ pause: AccountPause) throws {

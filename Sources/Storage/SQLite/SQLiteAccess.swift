@@ -110,6 +110,25 @@ struct SQLiteAccess: StateTransaction {
                 arguments: [account, kind.rawValue, value, value]))
     }
 
+    // MARK: Content ledger
+
+    func contentRecords(account: String, since: Date) throws -> [ContentRecord] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM content_ledger WHERE account = ? AND recorded_at >= ?
+                ORDER BY recorded_at, rowid
+                """,
+            arguments: [account, Self.seconds(since)]
+        ).map(Self.contentRecord)
+    }
+
+    static func contentRecord(_ row: Row) -> ContentRecord {
+        ContentRecord(
+            account: row["account"], kind: row["kind"], fingerprint: row["fingerprint"], signature: row["signature"],
+            recordedAt: date(row["recorded_at"]), journalKey: row["journal_key"], excerpt: row["excerpt"])
+    }
+
     // MARK: Pauses and challenges
 
     func pauses(account: String) throws -> [AccountPause] {

@@ -49,6 +49,10 @@ extension SQLiteAccess {
             let challenge = try Self.challenge(row)
             tables.putChallenge(challenge.code, challenge)
         }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM content_ledger ORDER BY recorded_at, rowid") {
+            let record = Self.contentRecord(row)
+            tables.content[record.account, default: []].append(record)
+        }
         for row in try Row.fetchAll(db, sql: "SELECT account FROM leases") {
             let account: String = row["account"]
             tables.leases[account] = try lease(account: account)

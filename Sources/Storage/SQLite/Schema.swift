@@ -8,11 +8,27 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
+        migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
         return migrator
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v2"
+    static let currentVersion = "v3"
+
+    /// v3: the content ledger of the duplicate guard (what each agent posted and commented,
+    /// fingerprinted; `signature` is a 64-bit SimHash as its signed bit pattern).
+    static let v3 = """
+        CREATE TABLE content_ledger (
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('post', 'comment')),
+            fingerprint TEXT NOT NULL,
+            signature INTEGER NOT NULL,
+            recorded_at REAL NOT NULL,
+            journal_key TEXT,
+            excerpt TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX content_by_account ON content_ledger (account, recorded_at);
+        """
 
     /// v2: the `key_refused` pause (a key the server refuses is a stored pause that `status`
     /// shows and health fails on), and where a challenge is answered (`answer_path`: servers

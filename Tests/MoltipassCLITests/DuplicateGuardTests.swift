@@ -1,0 +1,81 @@
+import Foundation
+import MoltbookAPI
+import MoltipassTesting
+import Testing
+
+/// Issue 18: the duplicate guard, through the binary against the sandbox.
+@Suite("Duplicate content guard")
+struct DuplicateGuardTests {
+    /// "Hourly reminder / Drink water!" every hour and "Great post!" on every new post: the
+    /// sandbox used to take every copy. The first of each goes out; every later copy is skipped
+    /// with the reason and the earlier one named; the server sees no repeat.
+    @Test
+    func repeatedTextIsSentOnce() async throws {
+        let (fixture, _) = try await RunFixture.establishedPoster("reminder_bot")
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        let recipe = try fixture.file(
+            "reminder.yaml",
+            """
+            agent: reminder_bot
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: remind
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: Hourly reminder, content: "Drink water!" }
+              - id: cheer
+                schedule: { every: 1h }
+                steps:
+                  - comment: { on: { source: submolt, submolt: general, sort: new, not_mine: true }, content: "Great post!" }
+            """)
+        try await fixture.keychainAgent("other_poster")
+        var reasons: [String] = []
+        for hour in 1...4 {
+            let at = t0.addingTimeInterval(Double(hour) * 3_605)
+            try await fixture.setClock(at.addingTimeInterval(-60))
+            try await fixture.postByHand("other_poster", title: "Post number \(hour)", content: "Read me.")
+            let run = try await fixture.run([recipe, "--once", "--json"], at: at)
+            #expect([0, 3].contains(run.status), "hour \(hour): \(run.stderr)")
+            let report = try JSONValue.parse(Data(run.stdout.utf8))
+            reasons += (report["items"]?.array ?? []).compactMap { item in
+                item["outcome"]?.string == "skipped" ? item["reason"]?.string : nil
+            }
+        }
+        #expect(try await fixture.titles(of: "reminder_bot").filter { $0 == "Hourly reminder" }.count == 1)
+        let counters = try await fixture.counters()
+        #expect(counters["comments_created"]?.int == 1, "\(counters)")
+        #expect(counters["duplicate_contents"]?.int == 0, "\(counters)")
+        let duplicates = reasons.filter { $0.hasPrefix("duplicate content") }
+        #expect(duplicates.count == 6, "\(reasons)")
+        #expect(duplicates.contains { $0.contains("\"Hourly reminder\"") })
+        #expect(duplicates.contains { $0.contains("\"Great post!\"") })
+    }
+
+    /// A run killed after its post left (the answer never read) leaves the text fingerprinted:
+    /// the next hour's copy is not sent, whatever the first one's fate.
+    @Test
+    func killedAfterSendingStillGuards() async throws {
+        let (fixture, _) = try await RunFixture.establishedPoster("killed_reminder")
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        let recipe = try fixture.file(
+            "reminder.yaml",
+            """
+            agent: killed_reminder
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: remind
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: Stretch break, content: "Stand up and stretch." }
+            """)
+        let before = try await fixture.counter("posts_created")
+        try await fixture.killDuringLatePost(recipe, at: t0.addingTimeInterval(3_605), delay: 5, untilPosts: before + 1)
+        let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(2 * 3_605))
+        #expect([0, 3].contains(next.status), "\(next.stderr)")
+        #expect(try await fixture.counter("posts_created") == before + 1)
+    }
+}
