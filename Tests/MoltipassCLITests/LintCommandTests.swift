@@ -46,6 +46,8 @@ struct LintCommandTests {
         ("lint-comment-rate.yaml", "6:7: warning: ", "the limit allows 50"),
         ("lint-queue-dry.yaml", "10:18: warning: ", "runs dry"),
         ("lint-empty-content.yaml", "11:20: warning: ", "content is empty"),
+        ("lint-repeat.yaml", "10:18: warning: ", "the post says the same every time (168 runs in the next 7d)"),
+        ("lint-repeat-comment.yaml", "10:20: warning: ", "the comment says the same every time (7 runs"),
     ])
     func warningOnly(_ name: String, _ position: String, _ fragment: String) async throws {
         let file = "fixtures/recipes/bad/" + name
@@ -97,7 +99,7 @@ struct LintCommandTests {
             steps:
               - post:
                   submolt: general
-                  title: hi
+                  title: "hi {{ date: yyyy-MM-dd HH:mm }}"
                   content: there
 
         """.write(to: recipe, atomically: true, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MoltbookAPI
+import Recipes
 import Storage
 
 /// What the duplicate guard knows of a text: its normalised form, an exact fingerprint of it,
@@ -21,17 +22,7 @@ struct ContentFingerprint: Sendable, Equatable {
     static let minimumTokensForSignature = 8
 
     init(text: String) {
-        var tokens: [String] = []
-        var current = ""
-        for character in text.lowercased() {
-            if character.isLetter || character.isNumber {
-                current.append(character)
-            } else if !current.isEmpty {
-                tokens.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { tokens.append(current) }
+        let tokens = ContentText.words(text)
         self.tokens = tokens
         let normalized = tokens.joined(separator: " ")
         exact = SHA256.hash(data: Data(("content-v1|" + normalized).utf8)).prefix(12).hexString
