@@ -27,6 +27,29 @@ struct PlanCommandTests {
         }
     }
 
+    /// A post that says the same every hour: over 7 days `plan` shows one post sent and every
+    /// other run skipped by the duplicate guard, with the reason (the same engine as `run`).
+    @Test func planShowsTheDuplicateGuard() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let recipe = home.directory.file("reminder.yaml")
+        try """
+        agent: reminder_bot
+        jobs:
+          - id: remind
+            schedule: { every: 1h }
+            steps:
+              - post: { submolt: general, title: Hourly reminder, content: "Drink water!" }
+        """.write(to: recipe, atomically: true, encoding: .utf8)
+        let plan = try await home.run(["plan", recipe.path, "--for", "7d", "--from", Self.from, "--json"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let events = try JSONValue.parse(Data(plan.stdout.utf8))["events"]?.array ?? []
+        #expect(events.filter { $0["outcome"]?.string == "done" }.count == 1)
+        let guarded = events.filter { ($0["reason"]?.string ?? "").hasPrefix("duplicate content") }
+        #expect(guarded.count == 7 * 24 - 1)
+        #expect(guarded.allSatisfy { $0["outcome"]?.string == "skipped" })
+    }
+
     /// A recipe whose base_url is an unreachable loopback port still plans (no socket is opened),
     /// a real state file keeps its hash, and the same seed prints the same JSON twice.
     @Test func sideEffectFreeAndRepeatable() async throws {
