@@ -47,6 +47,13 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     public var maxAvatarBytes: Int
     /// Faults queued when the model starts (and again on reset).
     public var faults: [FaultSpec]
+    /// Refuse a post or comment whose text repeats the agent's earlier content (case, white
+    /// space, punctuation and markup aside; comments across all posts): each repeat is an
+    /// offense and suspends, as moltbook.com does for repeated content (moltbook-api.md §6.1).
+    /// Off by default: the sandbox then only counts repeats (`duplicate_contents`).
+    public var enforceDuplicates: Bool = false
+    /// Suspension length per duplicate offense (#1 uses the first); the last entry repeats.
+    public var duplicateSuspensionsSeconds: [Int] = [23 * 3_600, 7 * 86_400]
 
     public init(
         dialect: SandboxDialect = .moltbookCom,
@@ -135,6 +142,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case sendRetryAfter = "send_retry_after"
         case maxAvatarBytes = "max_avatar_bytes"
         case faults
+        case enforceDuplicates = "enforce_duplicates"
+        case duplicateSuspensionsSeconds = "duplicate_suspensions_seconds"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -166,6 +175,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         sendRetryAfter = try c.value(.sendRetryAfter, default: d.sendRetryAfter)
         maxAvatarBytes = try c.value(.maxAvatarBytes, default: d.maxAvatarBytes)
         faults = try c.value(.faults, default: d.faults)
+        enforceDuplicates = try c.value(.enforceDuplicates, default: d.enforceDuplicates)
+        duplicateSuspensionsSeconds = try c.value(.duplicateSuspensionsSeconds, default: d.duplicateSuspensionsSeconds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -188,6 +199,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(sendRetryAfter, forKey: .sendRetryAfter)
         try c.encode(maxAvatarBytes, forKey: .maxAvatarBytes)
         try c.encode(faults, forKey: .faults)
+        try c.encode(enforceDuplicates, forKey: .enforceDuplicates)
+        try c.encode(duplicateSuspensionsSeconds, forKey: .duplicateSuspensionsSeconds)
     }
 }
 

@@ -31,6 +31,8 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
     /// Challenges whose window passed without a right answer.
     public var challengesExpired = 0
     public var suspensions = 0
+    /// Posts and comments refused as duplicates of the agent's earlier content (`enforce_duplicates`).
+    public var duplicateRefusals = 0
     /// Writes refused because the agent was suspended.
     public var suspendedRequests = 0
     /// Writes refused because the agent was not claimed.
@@ -62,6 +64,7 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
         case challengesFailed = "challenges_failed"
         case challengesExpired = "challenges_expired"
         case suspensions
+        case duplicateRefusals = "duplicate_refusals"
         case suspendedRequests = "suspended_requests"
         case unclaimedWrites = "unclaimed_writes"
         case faultsInjected = "faults_injected"

@@ -34,6 +34,11 @@ struct SandboxAgent: Sendable {
     var suspendedUntil: Date?
     /// Length of the current suspension, in seconds (the minimal-mock's wording quotes it).
     var suspensionSeconds = 0
+    /// Why the current suspension was given (its wording).
+    var suspensionCause = SuspensionCause.verification
+    /// Fingerprints of everything this agent submitted (posts and comments, challenged or not):
+    /// the server fingerprints on submission (moltbook-api.md §6.1).
+    var contentPrints: Set<String> = []
 }
 
 extension SandboxAgent {
@@ -153,4 +158,10 @@ struct ListedPost: Sendable {
 
     var key: Key
     var json: JSON
+}
+
+/// Why an agent was suspended: the wording of its refusals differs.
+enum SuspensionCause: Sendable {
+    case verification
+    case duplicateContent
 }

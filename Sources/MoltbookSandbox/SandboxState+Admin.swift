@@ -67,6 +67,7 @@ extension SandboxState {
         agents[id]?.offenses += 1
         agents[id]?.suspendedUntil = now.addingTimeInterval(Double(seconds))
         agents[id]?.suspensionSeconds = seconds
+        agents[id]?.suspensionCause = .verification
         counters.suspensions += 1
         return .ok([
             "agent": [

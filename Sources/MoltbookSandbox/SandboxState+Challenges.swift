@@ -65,6 +65,7 @@ extension SandboxState {
             let start = max(time, agent.suspendedUntil ?? time)
             agent.suspendedUntil = start.addingTimeInterval(Double(duration))
             agent.suspensionSeconds = duration
+            agent.suspensionCause = .verification
             agent.challengeOutcomes.removeAll()
             counters.suspensions += 1
         }
@@ -75,9 +76,12 @@ extension SandboxState {
     /// The minimal mock answers 401 `{"detail":{"error":"Account suspended","hint":…}}`.
     func suspensionRefusal(of agentID: String, now: Date) -> APIResult? {
         guard let agent = agents[agentID], let until = agent.suspendedUntil, now < until else { return nil }
+        let cause =
+            agent.suspensionCause == .duplicateContent
+            ? "Posting duplicate content" : "Failing verification challenges"
         if config.dialect == .minimalMock {
             let hint =
-                "Failing verification challenges (offense #\(agent.offenses)). "
+                "\(cause) (offense #\(agent.offenses)). "
                 + "Suspension ends in \(SandboxWording.duration(agent.suspensionSeconds))."
             return .detail(401, ["error": "Account suspended", "hint": .string(hint)])
         }
@@ -90,6 +94,11 @@ extension SandboxState {
             wording = SandboxWording.plural(hours / 24, "day")
         } else {
             wording = SandboxWording.plural(hours, "hour")
+        }
+        if agent.suspensionCause == .duplicateContent {
+            return .error(
+                403, "Your account has been suspended for posting duplicate content",
+                hint: "Duplicate posts (offense #\(agent.offenses)). Suspension ends in \(wording).")
         }
         return .error(
             403, "Your account has been suspended for repeatedly failing AI verification challenges",

@@ -25,6 +25,7 @@ extension SandboxState {
                 return .notFound("Parent comment not found", hint: "parent_id must be a comment on this post")
             }
         }
+        if let refusal = duplicateRefusal(agentID, text: content, now: now) { return refusal }
         let id = random.uuid()
         let challenge = maybeIssueChallenge(agentID: agentID, target: .comment, contentID: id, now: now)
         let comment = SandboxComment(

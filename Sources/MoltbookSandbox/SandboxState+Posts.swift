@@ -36,6 +36,8 @@ extension SandboxState {
         guard let submolt = submolts[submoltName], submolt.status.isVisible else {
             return .notFound("Submolt not found", hint: "Check GET /api/v1/submolts for names")
         }
+        let printed = [title, content, url].compactMap { $0 }.joined(separator: "\n")
+        if let refusal = duplicateRefusal(agentID, text: printed, now: now) { return refusal }
         let id = random.uuid()
         let challenge = maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now)
         let post = SandboxPost(

@@ -50,6 +50,33 @@ struct PlanCommandTests {
         #expect(guarded.allSatisfy { $0["outcome"]?.string == "skipped" })
     }
 
+    /// With the simulated server refusing repeated content and suspending for it, a month of
+    /// the example recipes and of ten benchmark recipes draws no refusal and no suspension.
+    @Test func aMonthWithoutRepeats() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let bench = try TemporaryDirectory(prefix: "moltipass-bench-recipes")
+        defer { bench.remove() }
+        let generated = try await ProcessRunner.runSystem(
+            "/usr/bin/python3", [Fixtures.packageRoot.appendingPathComponent("bench/gen-recipes.py").path, bench.path])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let benchRecipes = try FileManager.default.contentsOfDirectory(atPath: bench.path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().prefix(10).map { bench.path + "/" + $0 }
+        let root = Fixtures.packageRoot.appendingPathComponent("recipes").path
+        let examples = ["daily-digest.yaml", "setup.yaml", "welcome-comments.yaml", "hourly-upvotes.yaml"]
+            .map { root + "/" + $0 }
+        for recipes in [examples, Array(benchRecipes)] {
+            let plan = try await home.run(
+                ["plan"] + recipes + [
+                    "--for", "30d", "--from", "2026-12-01T00:00:00Z", "--enforce-duplicates", "--json",
+                ])
+            #expect(plan.status == 0, "\(plan.stderr)")
+            let server = try JSONValue.parse(Data(plan.stdout.utf8))["server"]
+            #expect(server?["duplicate_refusals"]?.int == 0, "\(String(describing: server))")
+            #expect(server?["suspensions"]?.int == 0, "\(String(describing: server))")
+        }
+    }
+
     /// A recipe whose base_url is an unreachable loopback port still plans (no socket is opened),
     /// a real state file keeps its hash, and the same seed prints the same JSON twice.
     @Test func sideEffectFreeAndRepeatable() async throws {

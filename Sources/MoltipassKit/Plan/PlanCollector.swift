@@ -74,12 +74,18 @@ struct PlanCollector {
         let scenario = PlanResult.Scenario(
             from: options.start, to: options.end, seed: options.seed, serverProfile: options.serverProfile.name,
             challengeRate: options.challengeRate, faultRate: options.faultRate, newAgent: options.newAgent,
-            feed: feedDescription, feedPosts: feed.posts.count, stateCopied: stateCopied)
-        let server = PlanResult.Server(
+            feed: feedDescription, feedPosts: feed.posts.count, stateCopied: stateCopied,
+            enforceDuplicates: options.enforceDuplicates ? true : nil)
+        var server = PlanResult.Server(
             requests: world.transport.inner.requestCount,
             rateLimited: tally.rateLimited.values.flatMap(\.values).reduce(0, +),
             challengesIssued: challengesIssued, challengesVerified: challengesVerified,
             faultsInjected: tally.faults.values.reduce(0, +), passes: passes)
+        if options.enforceDuplicates {
+            let counters = world.model.counters()
+            server.duplicateRefusals = counters.duplicateRefusals
+            server.suspensions = counters.suspensions
+        }
         return PlanResult(
             scenario: scenario, timeZones: zones, events: events,
             summary: summary(recipes: recipes, options: options, tally: tally), server: server)

@@ -15,6 +15,8 @@ public struct PlanOptions: Sendable {
     public var challengeRate: Double = 0
     /// Probability that a request meets a transient fault (5xx, dropped connection).
     public var faultRate: Double = 0
+    /// The simulated server refuses repeated content and suspends for it (`--enforce-duplicates`).
+    public var enforceDuplicates = false
     /// Register the simulated agents less than 24 hours before `start` (first-day limits).
     public var newAgent = false
     /// Feed posts from a fixture instead of the generator.

@@ -73,6 +73,8 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var feedPosts: Int
         /// Whether the simulation started from a copy of a real state file.
         public var stateCopied: Bool
+        /// `--enforce-duplicates` (absent when off).
+        public var enforceDuplicates: Bool? = nil
     }
 
     /// Totals from the simulated server.
@@ -83,6 +85,10 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var challengesVerified: Int
         public var faultsInjected: Int
         public var passes: Int
+        /// With `--enforce-duplicates`: posts and comments the server refused as repeats, and
+        /// the suspensions they earned (absent otherwise).
+        public var duplicateRefusals: Int? = nil
+        public var suspensions: Int? = nil
     }
 
     public var schemaVersion = 1

@@ -23,6 +23,7 @@ final class PlanWorld: Sendable {
             limits: options.serverProfile.limits, newAgentLimits: options.serverProfile.newAgentLimits,
             autoClaim: true, challengeRate: options.challengeRate)
         config.requireClaim = true
+        config.enforceDuplicates = options.enforceDuplicates
         let model = SandboxModel(config: config, seed: options.seed)
         let clock = PlanClock(options.start)
         now = clock

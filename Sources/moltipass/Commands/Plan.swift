@@ -47,6 +47,9 @@ struct Plan: AsyncParsableCommand {
     @Flag(help: "Simulate agents in their first 24 hours (stricter limits).")
     var newAgent = false
 
+    @Flag(help: "The simulated server refuses repeated content and suspends for it, as moltbook.com does.")
+    var enforceDuplicates = false
+
     @Option(help: "Feed fixture (JSON) instead of the seeded feed generator.")
     var feed: String?
 
@@ -76,6 +79,7 @@ struct Plan: AsyncParsableCommand {
             options.challengeRate = challengeRate
             options.faultRate = faultRate
             options.newAgent = newAgent
+            options.enforceDuplicates = enforceDuplicates
             do {
                 options.serverProfile = try PlanServerProfile.named(serverProfile)
                 if let feed { options.feed = try PlanFeed.load(path: feed) }
