@@ -79,3 +79,30 @@ struct DuplicateGuardTests {
         #expect(try await fixture.counter("posts_created") == before + 1)
     }
 }
+
+/// Issue 18: a new, emptied or second state file starts from what the server shows.
+@Suite("State replaced: the server is the record")
+struct StateReplacedTests {
+    /// The state file deleted after the first post: the next run used to post the queue's first
+    /// item again and exit 0. It reads the agent's posts first, finds it, and posts the next one;
+    /// a second state file for the same agent does the same.
+    @Test
+    func lostOrSecondStateDoesNotRepost() async throws {
+        let (fixture, recipe) = try await RunFixture.establishedPoster("forgetful_agent")
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        #expect(try await fixture.titles(of: "forgetful_agent") == ["Item 0"])
+        try FileManager.default.removeItem(atPath: fixture.statePath)
+        let afterLoss = try await fixture.run([recipe, "--once", "--json"], at: t0.addingTimeInterval(1_805))
+        #expect(afterLoss.status == 0, "\(afterLoss.stderr)")
+        #expect(afterLoss.stdout.contains("duplicate content"), "\(afterLoss.stdout)")
+        #expect(try await fixture.titles(of: "forgetful_agent") == ["Item 0", "Item 1"])
+        let second = fixture.home.path + "/second.sqlite"
+        try await fixture.setClock(t0.addingTimeInterval(2 * 1_805))
+        let other = try await fixture.home.run([
+            "run", recipe, "--once", "--state", second, "--now", RunFixture.iso(t0.addingTimeInterval(2 * 1_805)),
+        ])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try await fixture.titles(of: "forgetful_agent") == ["Item 0", "Item 1", "Item 2"])
+    }
+}

@@ -59,7 +59,12 @@ extension MoltbookClient {
             throw shapeError("GET /agents/profile", "agent", response)
         }
         let posts = (response.value["recentPosts"] ?? response.value["recent_posts"])?.array ?? []
-        return response.map { _ in AgentProfile(agent: agent, recentPosts: posts.compactMap(Post.init(json:))) }
+        let comments = (response.value["recentComments"] ?? response.value["recent_comments"])?.array ?? []
+        return response.map { _ in
+            AgentProfile(
+                agent: agent, recentPosts: posts.compactMap(Post.init(json:)),
+                recentComments: comments.compactMap(Comment.init(json:)))
+        }
     }
 
     /// `POST /agents/NAME/follow`.

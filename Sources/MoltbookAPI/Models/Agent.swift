@@ -32,10 +32,11 @@ public struct Agent: Sendable, Equatable {
     }
 }
 
-/// Another agent's public profile with its recent posts.
+/// Another agent's public profile with its recent posts (and comments, where the server gives them).
 public struct AgentProfile: Sendable, Equatable {
     public var agent: Agent
     public var recentPosts: [Post]
+    public var recentComments: [Comment] = []
 }
 
 /// Claim state from `GET /agents/status`.

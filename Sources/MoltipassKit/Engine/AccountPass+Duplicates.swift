@@ -68,7 +68,8 @@ extension AccountPass {
             (try reader.contentRecords(account: agent, since: since), try reader.pendingJournalEntries(account: agent))
         }
         var seen: [String: ContentSighting] = [:]
-        for record in read?.0 ?? [] {
+        let seeded = await seedFromServer().filter { $0.recordedAt >= since }
+        for record in (read?.0 ?? []) + seeded {
             seen[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
                 sent: true)
@@ -95,5 +96,75 @@ extension AccountPass {
         ContentFingerprint(write).map {
             $0.record(account: agent, kind: write.kind.rawValue, at: now, key: key, excerpt: Self.excerpt(write))
         }
+    }
+}
+
+/// Seeding the ledger from the server (issue 18, "the server is the record"): a new, emptied or
+/// replaced state file knows nothing of what the agent already published, and used to post a
+/// queue's first item again. Before the first post or comment a state file plans for an agent,
+/// the agent's recent posts and comments as the server shows them are fingerprinted into the
+/// ledger (the profile's `recentPosts`/`recentComments`; where a server has no profile, its
+/// newest posts by the agent). Once per state file and agent (`ledger-seeded`).
+extension AccountPass {
+    static let seededKey = "ledger-seeded"
+
+    /// Sightings of what the server shows the agent published; empty when it was done before
+    /// or cannot be done now (then tried again on a later pass, before a later write).
+    func seedFromServer() async -> [ContentRecord] {
+        let agent = agent
+        let seeded = (try? await store.read { try $0.limiterState(account: agent, key: Self.seededKey) }) ?? nil
+        guard seeded == nil, let client = await requireClient() else { return [] }
+        guard case .allowed = limiter.reserve([.read], at: now) else { return [] }
+        var posts: [Post] = []
+        var comments: [Comment] = []
+        do {
+            let profile = try await client.profile(name: identity.name)
+            absorb(profile.rateLimit, status: profile.status, action: nil, request: .read)
+            posts = profile.value.recentPosts
+            comments = profile.value.recentComments
+        } catch  where [.notFound, .methodNotAllowed].contains(error.code) {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            guard case .allowed = limiter.reserve([.read], at: now),
+                let page = try? await client.posts(sort: .new, limit: 100)
+            else { return [] }
+            absorb(page.rateLimit, status: page.status, action: nil, request: .read)
+            posts = page.value.items.filter { identity.isSelf($0.author) }
+        } catch {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            return []  // not now: the next pass tries again
+        }
+        var records: [ContentRecord] = []
+        for post in posts {
+            let write = PlannedWrite(kind: .post, title: post.title, content: post.content, url: post.url)
+            if let record = contentRecord(write, key: "") {
+                records.append(seededRecord(record, at: post.createdAt))
+            }
+        }
+        for comment in comments where identity.isSelf(comment.author) || comment.author == nil {
+            if let record = contentRecord(PlannedWrite(kind: .comment, content: comment.content), key: "") {
+                records.append(seededRecord(record, at: comment.createdAt))
+            }
+        }
+        let (stored, now) = (records, now)
+        do {
+            try await store.transaction { transaction in
+                for record in stored { try transaction.recordContent(record) }
+                try transaction.setLimiterState(Data("{}".utf8), account: agent, key: Self.seededKey, at: now)
+            }
+        } catch {
+            logger.error("could not store the seeded content ledger", metadata: ["agent": "\(agent)"])
+        }
+        logger.info(
+            "content ledger seeded from the server",
+            metadata: ["agent": "\(agent)", "posts": "\(posts.count)", "comments": "\(comments.count)"])
+        return records
+    }
+
+    /// A record seeded from the server: dated when the server says it was published.
+    func seededRecord(_ record: ContentRecord, at created: Date?) -> ContentRecord {
+        var record = record
+        record.journalKey = nil
+        record.recordedAt = min(created ?? now, now)
+        return record
     }
 }

@@ -137,6 +137,20 @@ extension AccountPass {
                 if let queue {
                     let ledger = await loadQueueLedger(recipe: recipeID, queue: queue)
                     position = ledger.next(in: queue, alsoTaken: taken) ?? queue.items.count
+                    // An item the agent already published (a state file that forgot it; the same
+                    // text in another queue) is skipped by the duplicate guard and taken here, so
+                    // the occurrence posts the next new item instead of nothing.
+                    while position < queue.items.count {
+                        let candidate = try? await expander.expand(
+                            step: index, queuePosition: position, now: now, fetch: { _ in [] },
+                            alreadyDone: { _, _ in false })
+                        guard case .writes(let found)? = candidate, let first = found.first else { break }
+                        let kept = await withoutDuplicates(
+                            [first], recipe: recipe, job: job, queue: queue, taken: &taken, planned: &plannedContent,
+                            into: &report)
+                        if !kept.isEmpty { break }
+                        position = ledger.next(in: queue, alsoTaken: taken) ?? queue.items.count
+                    }
                 }
                 let outcome: StepExpander.Outcome
                 let known = facts
