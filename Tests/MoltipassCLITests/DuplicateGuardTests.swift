@@ -53,6 +53,37 @@ struct DuplicateGuardTests {
         #expect(duplicates.contains { $0.contains("\"Great post!\"") })
     }
 
+    /// A long post that changes by one word an hour is a near-duplicate of the first: it is not
+    /// sent, and the report says how much of it is the same.
+    @Test
+    func nearDuplicateIsNotSent() async throws {
+        let (fixture, _) = try await RunFixture.establishedPoster("almost_same")
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        let text = (0..<70).map { "harbour\($0)" }.joined(separator: " ")
+        let recipe = try fixture.file(
+            "long.yaml",
+            """
+            agent: almost_same
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: long
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: Harbour notes, content: "\(text) at {{ date: HH }}" }
+            """)
+        var reasons: [String] = []
+        for hour in 1...3 {
+            let run = try await fixture.run(
+                [recipe, "--once", "--json"], at: t0.addingTimeInterval(Double(hour) * 3_605))
+            let report = try JSONValue.parse(Data(run.stdout.utf8))
+            reasons += (report["items"]?.array ?? []).compactMap { $0["reason"]?.string }
+        }
+        #expect(try await fixture.titles(of: "almost_same").filter { $0 == "Harbour notes" }.count == 1)
+        #expect(reasons.filter { $0.contains("% the same as the post sent") }.count == 2, "\(reasons)")
+    }
+
     /// A run killed after its post left (the answer never read) leaves the text fingerprinted:
     /// the next hour's copy is not sent, whatever the first one's fate.
     @Test

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ContentLedgerTests {
     static func record(_ account: String, _ fingerprint: String, at seconds: Double) -> ContentRecord {
         ContentRecord(
-            account: account, kind: "post", fingerprint: fingerprint, signature: -42, recordedAt: T.at(seconds),
+            account: account, kind: "post", fingerprint: fingerprint, signature: "0000002a", recordedAt: T.at(seconds),
             journalKey: nil, excerpt: "text \(fingerprint)")
     }
 

@@ -11,6 +11,8 @@ struct ContentSighting: Sendable, Equatable {
     var journalKey: String?
     var excerpt: String
     var sent: Bool
+    /// The near-duplicate sketch (empty for short texts).
+    var sketch: [UInt32] = []
 }
 
 /// The duplicate guard (issue 18): Moltbook fingerprints what agents publish and suspends for
@@ -35,12 +37,13 @@ extension AccountPass {
                 continue
             }
             let seen = await contentSightings()
-            let earlier = [planned[print.exact], seen[print.exact]].compactMap { $0 }
+            let exact = [planned[print.exact], seen[print.exact]].compactMap { $0 }
                 .first { $0.journalKey != expanded.key }
-            guard let earlier else {
+            let near = exact == nil ? Self.nearDuplicate(of: print, among: planned, seen, except: expanded.key) : nil
+            guard let earlier = exact ?? near?.sighting else {
                 planned[print.exact] = ContentSighting(
                     kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
-                    excerpt: Self.excerpt(expanded.write), sent: false)
+                    excerpt: Self.excerpt(expanded.write), sent: false, sketch: print.sketch)
                 kept.append(expanded)
                 continue
             }
@@ -49,7 +52,9 @@ extension AccountPass {
             report.items.append(
                 item(
                     recipe, job, expanded.write.summary, .skipped,
-                    "duplicate content: the same text as the \(earlier.kind) \(when) (\"\(earlier.excerpt)\""
+                    (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
+                        ?? "duplicate content: the same text as the ")
+                        + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
                         + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
                         + "); not sent: Moltbook suspends agents for repeated content"))
             logger.warning(
@@ -72,7 +77,7 @@ extension AccountPass {
         for record in (read?.0 ?? []) + seeded {
             seen[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
-                sent: true)
+                sent: true, sketch: ContentFingerprint.sketch(from: record.signature) ?? [])
         }
         for entry in read?.1 ?? [] where entry.state == .intent || entry.state == .failed {
             guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
@@ -80,10 +85,28 @@ extension AccountPass {
             else { continue }
             seen[print.exact] = ContentSighting(
                 kind: write.kind.rawValue, at: entry.createdAt, journalKey: entry.key, excerpt: Self.excerpt(write),
-                sent: false)
+                sent: false, sketch: print.sketch)
         }
         contentSeen = seen
         return seen
+    }
+
+    /// The earlier text `print` nearly repeats (`ContentFingerprint.nearDuplicateSimilarity`),
+    /// with how similar, if any; never the write's own journal entry.
+    static func nearDuplicate(
+        of print: ContentFingerprint, among planned: [String: ContentSighting], _ seen: [String: ContentSighting],
+        except key: String
+    ) -> (sighting: ContentSighting, similarity: Double)? {
+        guard !print.sketch.isEmpty else { return nil }
+        var best: (sighting: ContentSighting, similarity: Double)?
+        for sighting in Array(planned.values) + Array(seen.values)
+        where !sighting.sketch.isEmpty && sighting.journalKey != key {
+            let similarity = ContentFingerprint.similarity(print.sketch, sighting.sketch)
+            if similarity >= ContentFingerprint.nearDuplicateSimilarity, similarity > (best?.similarity ?? 0) {
+                best = (sighting, similarity)
+            }
+        }
+        return best
     }
 
     /// The start of what a write publishes, for report lines.

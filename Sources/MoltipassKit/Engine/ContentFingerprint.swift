@@ -4,29 +4,46 @@ import MoltbookAPI
 import Recipes
 import Storage
 
-/// What the duplicate guard knows of a text: its normalised form, an exact fingerprint of it,
-/// and a near-duplicate signature (a 64-bit SimHash over word 3-shingles).
+/// What the duplicate guard knows of a text: an exact fingerprint of its normalised form
+/// (`ContentText`: case, white space, punctuation and markup dropped) and a near-duplicate
+/// sketch: the 64 smallest hashes of its word 3-shingles (a bottom-k sketch). Two sketches
+/// estimate the Jaccard similarity of the two shingle sets — exactly, for texts of up to 66
+/// words. A text is a near-duplicate of another at `nearDuplicateSimilarity` or more.
 ///
-/// Normalising drops what does not make a text different to a reader or to a fingerprinting
-/// server: case, white space, punctuation and markup (`*`, `_`, `#`, backticks, brackets, …);
-/// letters and digits of every script stay. The guard compares exact fingerprints; the
-/// signature is stored with each record for the near-duplicate comparison that builds on it.
+/// Measured (`ContentFingerprintTests`): among 1,200 generated texts of 8–40 random words
+/// (~720,000 pairs), no pair reaches the threshold (false-positive rate 0 in that sample);
+/// a text of 60–100 words with one word inserted is found (a short text changed by a word
+/// differs in too large a share of its shingles: the threshold keeps to near-identical texts).
+/// The demo's hourly bulletin (the same text but for the hour) stays below it (~0.77).
 struct ContentFingerprint: Sendable, Equatable {
     /// Words of the normalised text.
     let tokens: [String]
     let exact: String
-    let signature: Int64
+    /// Ascending; empty for texts shorter than `minimumTokensForSketch`.
+    let sketch: [UInt32]
 
-    /// Texts shorter than this have no signature (a few words give too few shingles to tell
-    /// two texts apart).
-    static let minimumTokensForSignature = 8
+    static let minimumTokensForSketch = 8
+    static let sketchSize = 64
+    /// The estimated share of shingles two texts have in common (of all either has) from which
+    /// the later one is a near-duplicate.
+    static let nearDuplicateSimilarity = 0.9
 
     init(text: String) {
         let tokens = ContentText.words(text)
         self.tokens = tokens
         let normalized = tokens.joined(separator: " ")
         exact = SHA256.hash(data: Data(("content-v1|" + normalized).utf8)).prefix(12).hexString
-        signature = tokens.count >= Self.minimumTokensForSignature ? Self.simHash(tokens) : 0
+        guard tokens.count >= Self.minimumTokensForSketch else {
+            sketch = []
+            return
+        }
+        var hashes: Set<UInt32> = []
+        for start in 0...(tokens.count - 3) {
+            hashes.insert(
+                UInt32(
+                    truncatingIfNeeded: Self.mix(Self.fnv1a(tokens[start..<(start + 3)].joined(separator: " "))) >> 32))
+        }
+        sketch = Array(hashes.sorted().prefix(Self.sketchSize))
     }
 
     /// The text a write publishes, or nil for writes that publish none (votes, follows).
@@ -41,16 +58,42 @@ struct ContentFingerprint: Sendable, Equatable {
         }
     }
 
-    /// SimHash over word 3-shingles: each shingle's 64-bit hash votes on every bit.
-    static func simHash(_ tokens: [String]) -> Int64 {
-        var votes = [Int](repeating: 0, count: 64)
-        for start in 0...(tokens.count - 3) {
-            let hash = mix(fnv1a(tokens[start..<(start + 3)].joined(separator: " ")))
-            for bit in 0..<64 { votes[bit] += (hash >> UInt64(bit)) & 1 == 1 ? 1 : -1 }
+    /// The sketch as stored: 8 hex digits a hash.
+    var signature: String { sketch.map { String(format: "%08x", $0) }.joined() }
+
+    /// A stored sketch, or nil when it is not one.
+    static func sketch(from signature: String) -> [UInt32]? {
+        guard signature.count % 8 == 0 else { return nil }
+        var result: [UInt32] = []
+        var index = signature.startIndex
+        while index < signature.endIndex {
+            let end = signature.index(index, offsetBy: 8)
+            guard let value = UInt32(signature[index..<end], radix: 16) else { return nil }
+            result.append(value)
+            index = end
         }
-        var result: UInt64 = 0
-        for bit in 0..<64 where votes[bit] > 0 { result |= 1 << UInt64(bit) }
-        return Int64(bitPattern: result)
+        return result
+    }
+
+    /// The estimated Jaccard similarity of the shingle sets two sketches come from: among the
+    /// smallest `sketchSize` hashes of their union, the share both have.
+    static func similarity(_ a: [UInt32], _ b: [UInt32]) -> Double {
+        guard !a.isEmpty, !b.isEmpty else { return 0 }
+        // Both ascending and distinct: one merge over the smallest `sketchSize` of the union.
+        var (i, j, taken, shared) = (0, 0, 0, 0)
+        while taken < sketchSize, i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                i += 1
+            } else if i == a.count || b[j] < a[i] {
+                j += 1
+            } else {
+                shared += 1
+                i += 1
+                j += 1
+            }
+            taken += 1
+        }
+        return Double(shared) / Double(taken)
     }
 
     static func fnv1a(_ text: String) -> UInt64 {
@@ -68,11 +111,6 @@ struct ContentFingerprint: Sendable, Equatable {
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
-    }
-
-    /// The number of bits in which two signatures differ.
-    static func distance(_ a: Int64, _ b: Int64) -> Int {
-        (UInt64(bitPattern: a) ^ UInt64(bitPattern: b)).nonzeroBitCount
     }
 
     /// The ledger record of this text, sent by `account` at `now` for journal entry `key`.

@@ -9,9 +9,9 @@ public struct ContentRecord: Sendable, Equatable {
     public var kind: String
     /// The exact fingerprint of the normalised text (hex).
     public var fingerprint: String
-    /// A near-duplicate signature (64-bit SimHash, stored as its bit pattern); 0 when the text is
-    /// too short to have one.
-    public var signature: Int64
+    /// A near-duplicate sketch: the smallest 64 hashes of the text's word 3-shingles, 8 hex
+    /// digits each; empty when the text is too short to have one.
+    public var signature: String
     public var recordedAt: Date
     /// The journal entry of the write.
     public var journalKey: String?
@@ -19,7 +19,7 @@ public struct ContentRecord: Sendable, Equatable {
     public var excerpt: String
 
     public init(
-        account: String, kind: String, fingerprint: String, signature: Int64, recordedAt: Date, journalKey: String?,
+        account: String, kind: String, fingerprint: String, signature: String, recordedAt: Date, journalKey: String?,
         excerpt: String
     ) {
         self.account = account

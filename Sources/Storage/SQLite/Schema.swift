@@ -16,13 +16,13 @@ enum Schema {
     static let currentVersion = "v3"
 
     /// v3: the content ledger of the duplicate guard (what each agent posted and commented,
-    /// fingerprinted; `signature` is a 64-bit SimHash as its signed bit pattern).
+    /// fingerprinted; `signature` is a bottom-64 sketch of its word 3-shingles, in hex).
     static let v3 = """
         CREATE TABLE content_ledger (
             account TEXT NOT NULL,
             kind TEXT NOT NULL CHECK (kind IN ('post', 'comment')),
             fingerprint TEXT NOT NULL,
-            signature INTEGER NOT NULL,
+            signature TEXT NOT NULL DEFAULT '',
             recorded_at REAL NOT NULL,
             journal_key TEXT,
             excerpt TEXT NOT NULL DEFAULT ''
