@@ -39,6 +39,9 @@ struct ChallengeStreakTests {
         ])
         #expect(health.status == 1)
         #expect(health.stderr.contains("2 verification challenges failed in a row"), "\(health.stderr)")
+        // The two challenged posts are parked and shown, never re-sent as they are.
+        let parked = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        #expect(parked.stdout.components(separatedBy: "parked post \"Item ").count == 3, "\(parked.stdout)")
 
         let resumed = try await fixture.home.run([
             "resume", "declining_agent", "--state", fixture.statePath, "--now", RunFixture.iso(end),

@@ -32,6 +32,16 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var fire: Date
     }
 
+    public struct Parked: Sendable, Codable, Equatable {
+        public var contentType: String
+        public var contentID: String?
+        /// `failed` or `expired`.
+        public var status: String
+        public var at: Date
+        /// The start of its text (title for posts).
+        public var excerpt: String?
+    }
+
     public struct Pause: Sendable, Codable, Equatable {
         public var kind: String
         public var until: Date?
@@ -44,6 +54,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var pauses: [Pause]
         public var pending: [PendingEntry]
         public var openChallenges: [String]
+        /// Content whose verification challenge failed or expired: published unverified (hidden on
+        /// moltbook.com), never re-sent as it is (the duplicate guard holds its text).
+        public var parked: [Parked] = []
         public var next: [NextOccurrence]
         public var leaseHolder: String?
         public var leaseExpires: Date?
@@ -75,6 +88,18 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     try reader.activePauses(account: agent, at: now),
                     try reader.pendingJournalEntries(account: agent),
                     try reader.challenges(account: agent, status: .open, limit: 20),
+                    try reader.challenges(account: agent, status: nil, limit: 50)
+                        .filter { $0.status == .failed || $0.status == .expired }
+                        .map { challenge in
+                            let write = try challenge.journalKey.flatMap { try reader.journalEntry(key: $0) }?.payload
+                                .flatMap(PlannedWrite.init(payload:))
+                            return Parked(
+                                contentType: challenge.contentType, contentID: challenge.contentID,
+                                status: challenge.status.rawValue, at: challenge.updatedAt,
+                                excerpt: write.map {
+                                    PlannedWrite.excerpt(($0.kind == .post ? $0.title : $0.content) ?? "")
+                                })
+                        },
                     try reader.lease(account: agent)
                 )
             }
@@ -99,7 +124,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     }
                 }
             }
-            let lease = data.4.flatMap { $0.expiresAt > now ? $0 : nil }
+            let lease = data.5.flatMap { $0.expiresAt > now ? $0 : nil }
             result.append(
                 AgentStatus(
                     agent: agent, classes: classes,
@@ -109,7 +134,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                             key: $0.key, recipe: $0.recipe, job: $0.job, action: $0.action, state: $0.state.rawValue,
                             nextAttempt: $0.nextAttemptAt, lastError: $0.lastError)
                     },
-                    openChallenges: data.3.map(\.code), next: next.sorted { $0.fire < $1.fire },
+                    openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
                     leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt))
         }
         return StatusReport(now: now, agents: result, lastTick: lastTick)
@@ -157,6 +182,11 @@ public struct StatusReport: Sendable, Codable, Equatable {
                         + (entry.lastError.map { " — \($0)" } ?? ""))
             }
             for code in agent.openChallenges { lines.append("  open verification challenge \(code)") }
+            for parked in agent.parked {
+                lines.append(
+                    "  parked \(parked.contentType) \(parked.excerpt.map { "\"\($0)\"" } ?? parked.contentID ?? "?"): "
+                        + "verification \(parked.status) \(iso(parked.at)); unverified, never re-sent as it is")
+            }
             for occurrence in agent.next {
                 lines.append("  next \(occurrence.recipe)/\(occurrence.job) at \(iso(occurrence.fire))")
             }
