@@ -7,15 +7,21 @@ public enum ChallengeToken: Sendable, Equatable {
     case word(String)
     /// A number written in digits ("23", "2.5").
     case digits(Decimal)
-    /// An operator symbol standing alone between words (`+`, `-`, `*`, `/`, `×`, `÷`).
+    /// An operator symbol standing alone between words (`+`, `-`, `*`, `/`, `×`, `÷`), possibly wrapped in noise
+    /// (`]*`, `+~`).
     case symbol(Character)
+    /// A `*`, `+` or `×` stuck to a word: at its edge (`NeWtOnS*`, `*6`) or inside it (`FoRcE*GrOwTh`). Sometimes
+    /// the operator, sometimes noise (`FiVe+`, `d*`); `-` and `/` stuck to words are always noise and dropped.
+    case attached(Character, inside: Bool)
 }
 
-/// Turns an obfuscated challenge text into plain tokens: lowercase letters, digit numbers and standalone
-/// operator symbols. Every other symbol is noise and dropped, inside a word or around it.
+/// Turns an obfuscated challenge text into plain tokens: lowercase letters, digit numbers and operator symbols.
+/// Every other symbol is noise and dropped, inside a word or around it.
 public enum ChallengeNormalizer {
     /// Symbols that mean an operation when they stand alone between words.
     static let operatorSymbols: Set<Character> = ["+", "-", "*", "/", "×", "÷", "−"]
+    /// Operator symbols that keep a possible meaning when stuck to a word.
+    static let attachableSymbols: Set<Character> = ["+", "*", "×"]
 
     /// The tokens of `text`, in order.
     public static func tokens(_ text: String) -> [ChallengeToken] {
@@ -23,9 +29,24 @@ public enum ChallengeNormalizer {
         for raw in text.lowercased().split(whereSeparator: { $0.isWhitespace }) {
             let hasContent = raw.contains { $0.isLetter || $0.isNumber }
             if !hasContent {
-                if raw.count == 1, let symbol = raw.first, operatorSymbols.contains(symbol) {
-                    out.append(.symbol(symbol == "−" ? "-" : symbol))
+                if raw.contains("&") {
+                    out.append(.word("and"))
+                    continue
                 }
+                // A symbol-only token: its operator symbol stands alone ("]*", "+~", "-"). With several, a `*` or `+`
+                // is the operator and `-` `/` (the common noise) are dropped ("*-"); `-` with `/` is noise.
+                let symbols = raw.filter { operatorSymbols.contains($0) }.map { $0 == "−" ? "-" : $0 }
+                let strong = symbols.filter { "*+×÷".contains($0) }
+                if Set(symbols).count == 1, let symbol = symbols.first {
+                    out.append(.symbol(symbol))
+                } else if Set(strong).count == 1, let symbol = strong.first {
+                    out.append(.symbol(symbol))
+                }
+                continue
+            }
+            if raw.filter(\.isLetter) == "x", !raw.contains(where: \.isNumber) {
+                // A lone "x" between two quantities is a multiplication sign ("NeWtOnS ~ x FiVe").
+                out.append(.symbol("x"))
                 continue
             }
             out += pieces(of: Array(raw))
@@ -33,12 +54,14 @@ public enum ChallengeNormalizer {
         return out
     }
 
-    /// Letters and digit runs of one whitespace-separated token; symbols inside are dropped ("lO^bSt-Er" is one
-    /// word), except a `.` between digits.
+    /// Letters, digit runs and attached operators of one whitespace-separated token; other symbols inside are
+    /// dropped ("lO^bSt-Er" is one word), a `.` between digits is kept and a `0` between letters is the letter o
+    /// ("VeLo0oCiTy").
     private static func pieces(of characters: [Character]) -> [ChallengeToken] {
         var out: [ChallengeToken] = []
         var letters = ""
         var digits = ""
+        var pending: Character?
         func flushLetters() {
             if !letters.isEmpty { out.append(.word(letters)) }
             letters = ""
@@ -49,9 +72,19 @@ public enum ChallengeNormalizer {
             }
             digits = ""
         }
+        func flushSymbol(inside: Bool) {
+            if let symbol = pending { out.append(.attached(symbol, inside: inside)) }
+            pending = nil
+        }
+        let isLetter = { (index: Int) in index >= 0 && index < characters.count && characters[index].isLetter }
         for (index, character) in characters.enumerated() {
             if character.isASCII && character.isNumber {
+                if character == "0", isLetter(index - 1), isLetter(index + 1) {
+                    letters.append("o")
+                    continue
+                }
                 flushLetters()
+                flushSymbol(inside: false)
                 digits.append(character)
             } else if character == ".", !digits.isEmpty, index + 1 < characters.count,
                 characters[index + 1].isASCII && characters[index + 1].isNumber, !digits.contains(".")
@@ -59,11 +92,20 @@ public enum ChallengeNormalizer {
                 digits.append(character)
             } else if character.isLetter {
                 flushDigits()
+                if pending != nil {
+                    let inside = !letters.isEmpty
+                    flushLetters()
+                    flushSymbol(inside: inside)
+                }
                 letters.append(character)
+            } else if attachableSymbols.contains(character) {
+                flushDigits()
+                if pending == nil { pending = character }
             }
         }
         flushLetters()
         flushDigits()
+        flushSymbol(inside: false)
         return out
     }
 
@@ -85,6 +127,7 @@ public enum ChallengeNormalizer {
             case .word(let word): out += word
             case .digits: out += "#"
             case .symbol(let symbol): out.append(symbol)
+            case .attached: break
             }
         }
         return collapse(out)

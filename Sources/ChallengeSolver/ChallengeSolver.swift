@@ -1,10 +1,13 @@
 import Foundation
 
-/// The built-in verification-challenge solver: normalises the obfuscated text, reads the two numbers, finds the
-/// one operation, computes and formats with two decimals. Pure: no randomness, no clock, no I/O.
+/// The built-in verification-challenge solver: normalises the obfuscated text, reads the numbers, enumerates the
+/// plausible readings (which numbers are operands, whether a symbol between them is the operator or noise, which
+/// operation the words name) and answers only when every reading gives the same result. Pure: no randomness, no
+/// clock, no I/O.
 ///
-/// Every repair and guess lowers the confidence of the reading; below `threshold` the solver declines, because a
-/// wrong answer counts towards a suspension and a declined one does not have to.
+/// A wrong answer counts towards a suspension and a declined one does not have to, so any disagreement between
+/// readings, any unexplained number and any conflict between cue words is a decline with its reason. Repairs of
+/// misspelt numbers lower the confidence; below `threshold` the solver declines as well.
 public struct ChallengeSolver: Sendable {
     /// The default confidence below which the solver declines.
     public static let defaultThreshold = 0.7
@@ -34,109 +37,27 @@ public struct ChallengeSolver: Sendable {
             operands: reading.operands)
     }
 
-    /// The best reading of `text`, whatever its confidence.
+    /// The agreed reading of `text` whatever its confidence, or (without a result) the first reading and why the
+    /// readings give no answer.
     public func read(_ text: String) -> Reading {
+        let set = ReadingSet(text)
+        let (choice, problem) = set.verdict()
         var reading = Reading()
-        let segments = NumberReader.segments(text)
-        var candidates = NumberCandidate.all(in: segments)
-        reading.notes += candidates.filter(\.number.dropped).map { "dropped \($0.number.value) (self-correction)" }
-        candidates.removeAll { $0.number.dropped }
-        candidates = NumberCandidate.withoutDistractors(candidates, notes: &reading.notes)
-
-        let streams = Self.streams(segments)
-        let hits = streams.flatMap { OperationCues.hits(in: $0) }
-        let decision = OperationDecision.decide(
-            hits: hits, explicit: Self.explicitOperator(segments, between: candidates), stream: streams[0])
-        reading.notes += decision.notes
-
-        var operands = candidates.map(\.number)
-        if operands.count == 1, let implicit = decision.implicitOperand {
-            operands.append(ReadNumber(value: Decimal(implicit), certainty: 1, notes: []))
-            reading.notes.append("implicit operand \(implicit)")
+        reading.notes = set.notes
+        if let choice {
+            reading.operands = choice.operands.map(\.value) + (choice.implicitOperand.map { [Decimal($0)] } ?? [])
+            reading.notes += choice.notes
         }
-        guard operands.count == 2 else {
-            reading.notes.insert("found \(operands.count) numbers, need 2", at: 0)
-            reading.operands = operands.map(\.value)
-            reading.confidence = 0
+        if let problem {
+            reading.notes.insert(problem, at: 0)
             return reading
         }
-        guard let operation = decision.operation else {
-            reading.operands = operands.map(\.value)
-            reading.confidence = 0
-            reading.notes.insert("no operation cue", at: 0)
-            return reading
-        }
-        reading.operation = operation
-        reading.operands = operands.map(\.value)
-        reading.notes += operands.flatMap(\.notes)
-        var confidence = decision.certainty * operands.map(\.certainty).reduce(1, *)
-        let (a, b) = (operands[0].value, operands[1].value)
-        var result: Decimal
-        switch operation {
-        case .add: result = a + b
-        case .subtract:
-            result = a - b
-            if result < 0 {
-                if streams[0].contains("smaler") || streams[0].contains("larger") {
-                    result = -result
-                } else {
-                    confidence *= 0.5
-                    reading.notes.append("negative result")
-                }
-            }
-        case .multiply: result = a * b
-        case .divide:
-            guard b != 0 else {
-                reading.notes.insert("division by zero", at: 0)
-                reading.confidence = 0
-                return reading
-            }
-            result = a / b
-        }
+        guard let choice, let result = choice.result else { return reading }
+        reading.operation = choice.operation
         reading.result = result
-        reading.confidence = max(0, min(1, confidence))
+        reading.confidence = max(0, min(1, set.choices.map(\.certainty).min() ?? 0))
+        if set.choices.count > 1 { reading.notes.append("\(set.choices.count) readings agree") }
         return reading
-    }
-
-    /// The collapsed letter stream of the segments, and the same without fillers and junk.
-    static func streams(_ segments: [Segment]) -> [String] {
-        var full = ""
-        var clean = ""
-        for segment in segments {
-            switch segment {
-            case .word(let word):
-                full += word
-                if !OperationCues.fillers.contains(word) { clean += word }
-            case .number(let number):
-                if !number.dropped {
-                    full += "#"
-                    clean += "#"
-                }
-            case .symbol(let symbol):
-                full.append(symbol)
-                clean.append(symbol)
-            }
-        }
-        return [ChallengeNormalizer.collapse(full), ChallengeNormalizer.collapse(clean)]
-    }
-
-    /// An operator symbol (or a lone "x") standing between the two operands.
-    static func explicitOperator(_ segments: [Segment], between candidates: [NumberCandidate]) -> Character? {
-        guard candidates.count == 2 else { return nil }
-        let range = (candidates[0].index + 1)..<candidates[1].index
-        var found: Character?
-        for index in range {
-            switch segments[index] {
-            case .symbol(let symbol):
-                if found != nil { return nil }
-                found = symbol
-            case .word("x"):
-                if found != nil { return nil }
-                found = "*"
-            default: continue
-            }
-        }
-        return found
     }
 }
 

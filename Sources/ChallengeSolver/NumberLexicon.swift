@@ -33,7 +33,8 @@ enum NumberLexicon {
 
     /// Misspellings seen in texts the server graded (challenges.md), collapsed.
     static let misspellings: [String: Int] = [
-        "fife": 5, "fyve": 5, "fiv": 5, "tweny": 20, "twnty": 20, "thrity": 30, "thirity": 30, "fourty": 40,
+        "fife": 5, "fyve": 5, "fiv": 5, "tweny": 20, "twnty": 20, "thrity": 30, "thirity": 30, "thrirty": 30,
+        "fourty": 40,
         "ninty": 90, "trhe": 3, "ghre": 3, "fourlen": 14, "sevem": 7,
     ]
 
@@ -48,7 +49,10 @@ enum NumberLexicon {
         "plenty", "forte", "fours", "sevens", "tens", "ones", "twos", "thres", "fourth", "ninth", "tenth",
         "ning", "nines", "listen", "glisten", "kiten", "miten", "biten", "writen", "goten", "faten",
         "flaten", "fasten", "moisten", "someone", "anyone", "everyone", "alone", "stone", "phone",
-        "zone", "freight", "canine", "seventh",
+        "zone", "freight", "canine", "seventh", "thirsty", "twelfth", "eleventh", "lighter", "tighter",
+        "fighter", "eighteenth", "sixteenth", "fifteenth", "fourteenth", "thirteenth", "nineteenth", "severe",
+        "sevens", "elevens", "twelves", "forts", "forte", "fifths", "plenty", "twenties", "thirties", "forties",
+        "physix", "physixs", "physixal", "physics", "physical",
     ]
 
     /// Whether the fragments `prefix` + `candidate` spell an ordinary word ("lis" + "ten"), so the number word at
@@ -135,6 +139,35 @@ enum NumberLexicon {
         let head = String(candidate[..<range.lowerBound])
         guard let match = exact(head) else { return nil }
         return (match, String(candidate[range.lowerBound...]))
+    }
+
+    /// Number words of five letters or more (collapsed), for spotting ones the reader could not read.
+    static let longWords = words.filter { $0.key.count >= 5 }
+
+    /// Whether `candidate` (collapsed letters of one to three fragments that were not read as a number) is one
+    /// edit away from a long number word ("thwenty", "wenty", "sevem"): an operand may be hiding in it.
+    static func nearMiss(_ candidate: String) -> Int? {
+        guard candidate.count >= 4, candidate.count <= 10, !stoplist.contains(candidate), exact(candidate) == nil,
+            !candidate.hasSuffix("th")
+        else { return nil }
+        // A fragment of an ordinary word ("dominanc e fight") is no number.
+        if stoplist.contains(where: { $0.count >= 4 && (candidate.hasSuffix($0) || candidate.hasPrefix($0)) }) {
+            return nil
+        }
+        return longWords.first { $0.key.first == candidate.first && editDistanceAtMostOne(candidate, $0.key) }?
+            .value
+    }
+
+    /// A number word fused with its unit ("threecm", "fivenewtons"): the number and the unit.
+    static func withUnit(_ candidate: String) -> (Match, String)? {
+        let units = ["cm", "m", "newton", "noton", "neuton", "meter", "kg", "kilogram", "sec"]
+        for cut in stride(from: min(candidate.count - 1, 9), through: 3, by: -1) {
+            let head = String(candidate.prefix(cut))
+            let rest = String(candidate.dropFirst(cut))
+            guard let match = exact(head), units.contains(where: { rest.hasPrefix($0) }) else { continue }
+            return (match, rest)
+        }
+        return nil
     }
 
     /// Whether the optimal-string-alignment distance between `a` and `b` is at most one.

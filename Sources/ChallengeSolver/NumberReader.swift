@@ -9,13 +9,32 @@ public struct ReadNumber: Sendable, Equatable {
     public var notes: [String]
     /// Dropped as a distractor (a self-correction).
     public var dropped: Bool = false
+    /// A tens word and a unit word read as one number across an operator symbol ("tHiRtY / TwO" = 32): the symbol
+    /// and the two numbers it would separate if it were the operator (30 and 2).
+    public var acrossSymbol: (symbol: Character, tens: Decimal, unit: Decimal)?
+
+    public init(value: Decimal, certainty: Double, notes: [String], dropped: Bool = false) {
+        self.value = value
+        self.certainty = certainty
+        self.notes = notes
+        self.dropped = dropped
+    }
+
+    public static func == (lhs: ReadNumber, rhs: ReadNumber) -> Bool {
+        lhs.value == rhs.value && lhs.certainty == rhs.certainty && lhs.notes == rhs.notes
+            && lhs.dropped == rhs.dropped && lhs.acrossSymbol?.symbol == rhs.acrossSymbol?.symbol
+            && lhs.acrossSymbol?.tens == rhs.acrossSymbol?.tens && lhs.acrossSymbol?.unit == rhs.acrossSymbol?.unit
+    }
 }
 
 /// A normalised challenge: words (collapsed), numbers and operator symbols, in text order.
 public enum Segment: Sendable, Equatable {
     case word(String)
     case number(ReadNumber)
+    /// An operator symbol standing alone (`-`, `*`, `x` …).
     case symbol(Character)
+    /// A `*`, `+` or `×` stuck to a word (see `ChallengeToken.attached`).
+    case attached(Character, inside: Bool)
 }
 
 /// Reads number words out of normalised tokens, re-joining split fragments ("tW eN tY"), and assembles number
@@ -23,12 +42,15 @@ public enum Segment: Sendable, Equatable {
 public enum NumberReader {
     /// Words that mark the number before them as a self-correction ("thirty? noo oops um twenty three").
     static let corrections: Set<String> = ["ops", "wait", "imean", "sory", "actualy", "corection", "scratchthat"]
+    /// Words that correct the number before them only when another number follows ("twenty six? um, no, sixteen").
+    static let weakCorrections: Set<String> = ["no", "nope", "nah"]
 
     private enum Item: Equatable {
         case word(String)
         case number(NumberLexicon.Match)
         case digits(Decimal)
         case symbol(Character)
+        case attached(Character, inside: Bool)
     }
 
     /// The segments of `text`.
@@ -45,6 +67,11 @@ public enum NumberReader {
     }
 
     /// Tokens to items: fragment runs that spell a number word become numbers, the rest stay words (collapsed).
+    ///
+    /// Attached symbols are transparent inside a run (one inside a number word is noise and dropped), and so is a
+    /// lone symbol that only separates fragments of one number word ("Tw * EnTy", "fO - uR"): crossing it is
+    /// allowed when neither side is a number word of its own ("twenty - five" stays two words and a symbol). A lone
+    /// "x" is a letter when it completes a number word ("si x") and a multiplication sign otherwise.
     private static func items(_ tokens: [ChallengeToken]) -> [Item] {
         var out: [Item] = []
         var index = 0
@@ -58,24 +85,47 @@ public enum NumberReader {
                 out.append(.symbol(symbol))
                 index += 1
                 continue
+            case .attached(let symbol, let inside):
+                out.append(.attached(symbol, inside: inside))
+                index += 1
+                continue
             case .word:
                 break
             }
             var run: [String] = []
+            var positions: [Int] = []
+            var crossings: [Int] = []
             var probe = index
-            while probe < tokens.count, run.count < 4, case .word(let word) = tokens[probe] {
-                run.append(word)
+            var pendingCrossing = false
+            while probe < tokens.count, run.count < maxRun {
+                switch tokens[probe] {
+                case .word(let word):
+                    if pendingCrossing { crossings.append(run.count) }
+                    pendingCrossing = false
+                    run.append(word)
+                    positions.append(probe)
+                case .symbol("x"):
+                    if pendingCrossing { crossings.append(run.count) }
+                    pendingCrossing = false
+                    run.append("x")
+                    positions.append(probe)
+                case .attached: break
+                case .symbol: pendingCrossing = true
+                case .digits: probe = tokens.count
+                }
                 probe += 1
             }
-            if let (match, length) = numberAt(run) {
+            if let (match, length) = number(in: run, crossings: crossings) {
                 let spelled = run[..<length].joined()
                 if case .word(let previous) = out.last, NumberLexicon.endsOrdinaryWord(previous, spelled) {
                     out[out.count - 1] = .word(ChallengeNormalizer.collapse(previous + spelled))
                 } else {
                     out.append(.number(match))
                 }
-                index += length
-            } else if let (match, rest) = NumberLexicon.withFold(ChallengeNormalizer.collapse(run[0])) {
+                index = positions[length - 1] + 1
+            } else if let (match, rest) = NumberLexicon.withFold(ChallengeNormalizer.collapse(run[0]))
+                ?? NumberLexicon.withUnit(ChallengeNormalizer.collapse(run[0]))
+            {
                 out.append(.number(match))
                 out.append(.word(rest))
                 index += 1
@@ -85,6 +135,32 @@ public enum NumberReader {
             }
         }
         return out
+    }
+
+    /// At most this many fragments make one number word ("Nn Ii Nn Ee Tt Ee Ee Nn" is eight).
+    static let maxRun = 8
+
+    /// The number word starting `run`, crossing lone symbols only between fragments of one word.
+    private static func number(in run: [String], crossings: [Int]) -> (NumberLexicon.Match, Int)? {
+        guard let (match, length) = numberAt(run) else { return nil }
+        let valid = crossings.filter { $0 < length }.allSatisfy { cut in
+            NumberLexicon.exact(ChallengeNormalizer.collapse(run[..<cut].joined())) == nil
+                && NumberLexicon.exact(ChallengeNormalizer.collapse(run[cut..<length].joined())) == nil
+        }
+        if valid { return (match, length) }
+        guard let first = crossings.first, first > 0 else { return nil }
+        return numberAt(Array(run[..<first]))
+    }
+
+    /// Whether `letters` begin a unit or a common word, so a fragment is more likely its start than a number's end
+    /// ("n" + "ewtons").
+    static func startsWord(_ letters: String) -> Bool {
+        let collapsed = ChallengeNormalizer.collapse(letters)
+        return Quantity.of(collapsed) != nil
+            || collapsed.count >= 3
+                && ["and", "new", "not", "nop", "net", "each", "ever", "eve", "eat", "ext", "exe", "ear"].contains {
+                    collapsed.hasPrefix($0)
+                }
     }
 
     /// The number word that starts `run` (the longest exact span first, then repairs) and how many fragments it
@@ -102,7 +178,13 @@ public enum NumberReader {
                 return nil
             }
             var used = length
-            while used > 1, NumberLexicon.exact(candidate(used - 1))?.value == match.value { used -= 1 }
+            // A trailing fragment that adds no letter is the doubled last letter ("ni ne e") unless it starts the
+            // next word ("seven n ewtons"); dropping it must not leave a misspelling ("f i v e" is five, not "fiv").
+            while used > 1, let shorter = NumberLexicon.exact(candidate(used - 1)), shorter.value == match.value,
+                shorter.certainty >= match.certainty, startsWord(run[used - 1] + (used < run.count ? run[used] : ""))
+            {
+                used -= 1
+            }
             return (match, used)
         }
         // A later fragment that is a number on its own wins over a repair that swallows it ("at thirty").
@@ -135,6 +217,9 @@ public enum NumberReader {
                 index += 1
             case .symbol(let symbol):
                 out.append(.symbol(symbol))
+                index += 1
+            case .attached(let symbol, let inside):
+                out.append(.attached(symbol, inside: inside))
                 index += 1
             case .digits(let value):
                 var number = ReadNumber(value: value, certainty: 1, notes: [])
@@ -191,18 +276,21 @@ public enum NumberReader {
         }
         number.value = Decimal(tensValue)
         var unitIndex = skippingScrap(items, from: next)
-        var acrossSymbol = false
-        if unitIndex + 1 < items.count, case .symbol = items[unitIndex], case .number(let unit) = items[unitIndex + 1],
-            unit.kind == .unit, unit.value > 0
+        var acrossSymbol: Character?
+        if unitIndex + 1 < items.count, let symbol = separatingSymbol(items[unitIndex]),
+            case .number(let unit) = items[unitIndex + 1], unit.kind == .unit, unit.value > 0
         {
             unitIndex += 1
-            acrossSymbol = true
+            acrossSymbol = symbol
         }
         guard unitIndex < items.count, case .number(let unit) = items[unitIndex], unit.kind == .unit, unit.value > 0
         else { return next }
         number.value = Decimal(tensValue + unit.value)
-        number.certainty *= unit.certainty * (acrossSymbol ? 0.85 : 1)
-        if acrossSymbol { number.notes.append("symbol inside a compound treated as noise") }
+        number.certainty *= unit.certainty * (acrossSymbol != nil ? 0.85 : 1)
+        if let acrossSymbol {
+            number.notes.append("'\(acrossSymbol)' inside a compound treated as noise")
+            number.acrossSymbol = (acrossSymbol, Decimal(tensValue), Decimal(unit.value))
+        }
         if let note = unit.note { number.notes.append(note) }
         next = unitIndex + 1
         if next < items.count, case .number(let stray) = items[next], stray.kind == .unit, stray.value > 0 {
@@ -212,6 +300,15 @@ public enum NumberReader {
             next += 1
         }
         return next
+    }
+
+    /// The operator of a symbol item that could separate a tens word from its unit ("thirty / two", "thirty* two").
+    private static func separatingSymbol(_ item: Item) -> Character? {
+        switch item {
+        case .symbol(let symbol): symbol
+        case .attached(let symbol, inside: false): symbol
+        default: nil
+        }
     }
 
     /// "point five" after a number: adds the tenth.
@@ -238,22 +335,40 @@ public enum NumberReader {
         return start + 1
     }
 
-    /// Drops a number followed (before the next number) by a self-correction word.
+    /// Drops a number followed closely (before the next number) by a self-correction ("thirty? noo oops", "wW aI t
+    /// No"), or by a "no" that another number follows ("twenty six? um, no, sixteen").
     private static func markCorrections(_ segments: inout [Segment]) {
-        var lastNumber: Int?
-        for index in segments.indices {
-            switch segments[index] {
-            case .number: lastNumber = index
-            case .word(let word):
-                guard let target = lastNumber, corrections.contains(word) || word.hasPrefix("ops"),
-                    case .number(var number) = segments[target]
-                else { continue }
-                number.dropped = true
-                number.notes.append("self-corrected")
-                segments[target] = .number(number)
-                lastNumber = nil
-            case .symbol: break
+        let numbers = segments.indices.filter {
+            if case .number = segments[$0] { return true }
+            return false
+        }
+        for (position, target) in numbers.enumerated() where position + 1 < numbers.count {
+            let next = numbers[position + 1]
+            var words: [String] = []
+            for index in (target + 1)..<next {
+                if case .word(let word) = segments[index] { words.append(word) }
             }
+            let joined = ChallengeNormalizer.collapse(words.joined())
+            // The correction comes first, after fillers that may be split too ("l IkE uM nO", "OoOoP p Ss").
+            let meaningful = leadingFillers.stringByReplacingMatches(
+                in: joined, range: NSRange(joined.startIndex..., in: joined), withTemplate: "")
+            let strong =
+                words.prefix(5).contains { corrections.contains($0) || $0.hasPrefix("ops") }
+                || ["wait", "sory", "imean", "actualy", "corection", "scratchthat"].contains {
+                    joined.prefix(20).contains($0)
+                } || meaningful.hasPrefix("ops")
+            let weak =
+                meaningful.count <= 14 && weakCorrections.contains { meaningful.hasPrefix($0) }
+                && !["not", "now", "nor", "net", "nut"].contains { meaningful.hasPrefix($0) }
+                && next - target <= 8
+            guard strong || weak, case .number(var number) = segments[target] else { continue }
+            number.dropped = true
+            number.notes.append("self-corrected")
+            segments[target] = .number(number)
         }
     }
+
+    // The pattern is fixed and valid.
+    static let leadingFillers = try! NSRegularExpression(
+        pattern: "^(uhm|um|uh|hm|er|like|so|oh|lobster|lob|lo|st|blah|ha|swoth|glar|lxq|lxobqstwer|physxics)+")
 }

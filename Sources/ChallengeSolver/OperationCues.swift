@@ -1,34 +1,50 @@
 import Foundation
 
-/// The words and phrases that name the operation, searched in the collapsed letter stream of a challenge (see
-/// `ChallengeNormalizer.stream`: no spaces, doubled letters collapsed, numbers as `#`).
+/// The words and phrases that name the operation, searched in the collapsed letter stream of a challenge (no
+/// spaces, doubled letters collapsed, the two operands as `#`, other numbers as `@`).
 enum OperationCues {
-    /// One cue: its text (written plainly, collapsed on use), the operation and how strongly it names it
-    /// (3 unambiguous, 2 usual, 1 weak: "total", "more"). Scaling words carry their implicit operand.
+    /// How strongly a cue names its operation.
+    enum Strength: Int, Sendable, Comparable {
+        /// "total", "other claw", "more": usually an addition, but the story may say otherwise.
+        case weak = 1
+        /// Verbs and framings: "gains", "slows by", "there are N", "momentum".
+        case usual = 2
+        /// The operation named outright: "product", "multiplied", "N times", "plus", "minus", "the sum of",
+        /// "divided by", "twice".
+        case decisive = 3
+
+        static func < (lhs: Strength, rhs: Strength) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// One cue: its text (written plainly, collapsed on use), the operation and how strongly it names it. Scaling
+    /// words carry their implicit operand.
     struct Cue: Sendable {
         var text: String
         var operation: ArithmeticOperation
-        var weight: Int
+        var strength: Strength
         var implicitOperand: Int?
+        /// A count framing ("has N claws", "there are N"): a multiplication that an addition verb may override.
+        var isCount: Bool
         /// Longer words that contain the cue without meaning it ("gains" in "against").
         var containers: [String]
         /// The cue's words, matched in order with up to five letters of filler between them ("push like together").
         var pattern: NSRegularExpression
 
         init(
-            _ text: String, _ operation: ArithmeticOperation, _ weight: Int, implicit: Int? = nil,
-            unless containers: [String] = []
+            _ text: String, _ operation: ArithmeticOperation, _ strength: Strength, implicit: Int? = nil,
+            count: Bool = false, gap: Int = 5, unless containers: [String] = []
         ) {
             self.text = ChallengeNormalizer.collapse(text.filter { $0 != " " })
             self.operation = operation
-            self.weight = weight
+            self.strength = strength
             self.implicitOperand = implicit
+            self.isCount = count
             self.containers = containers.map { ChallengeNormalizer.collapse($0) }
             let parts = text.split(separator: " ").map {
                 NSRegularExpression.escapedPattern(for: ChallengeNormalizer.collapse(String($0)))
             }
             // The cue texts are fixed and the escaped parts always form a valid expression.
-            self.pattern = try! NSRegularExpression(pattern: parts.joined(separator: "[^#]{0,5}?"))
+            self.pattern = try! NSRegularExpression(pattern: parts.joined(separator: "[^#@]{0,\(gap)}?"))
         }
 
         /// Whether `stream` holds the cue outside its containers.
@@ -42,42 +58,88 @@ enum OperationCues {
     static let all: [Cue] = additions + subtractions + multiplications + divisions
 
     static let additions: [Cue] = [
-        Cue("total", .add, 1), Cue("the sum", .add, 2), Cue("sum of", .add, 2), Cue("combined", .add, 2),
-        Cue("plus", .add, 3), Cue("adds", .add, 2), Cue("added", .add, 2), Cue("gains", .add, 2, unless: ["against"]),
-        Cue("gained", .add, 2, unless: ["against"]), Cue("accelerates", .add, 2), Cue("increase", .add, 2),
-        Cue("speeds up", .add, 2),
-        Cue("more", .add, 1), Cue("grows", .add, 2), Cue("boost", .add, 2), Cue("how many now", .add, 1),
-        Cue("force now", .add, 1), Cue("other claw", .add, 1), Cue("gives", .add, 1), Cue("addition", .add, 2),
-        Cue("altogether", .add, 1),
+        Cue("plus", .add, .decisive), Cue("the sum", .add, .decisive), Cue("sum of these", .add, .decisive),
+        Cue("addition", .add, .decisive), Cue("add them", .add, .decisive),
+        Cue("adds", .add, .usual, unless: ["heads", "roads", "loads", "leads", "pads", "beads", "threads"]),
+        Cue("added", .add, .usual), Cue("gains", .add, .usual, unless: ["against"]),
+        Cue("gained", .add, .usual, unless: ["against"]), Cue("gaining", .add, .usual),
+        Cue("accelerat", .add, .usual, unless: ["acceleration"]), Cue("increas", .add, .usual),
+        Cue("speeds up", .add, .usual), Cue("speed up", .add, .usual), Cue("grows", .add, .usual),
+        Cue("boost", .add, .usual), Cue("if they add", .add, .usual), Cue("rises by", .add, .usual),
+        Cue("climbs by", .add, .usual), Cue("jumps by", .add, .usual), Cue("raises", .add, .usual),
+        Cue("ramps up", .add, .usual), Cue("picks up", .add, .usual), Cue("extra", .add, .usual),
+        Cue("additional", .add, .usual), Cue("bonus", .add, .usual), Cue("strengthens by", .add, .usual),
+        Cue("joins", .add, .usual, unless: ["joints"]), Cue("arrive", .add, .usual),
+        Cue("total", .add, .weak), Cue("combined", .add, .weak), Cue("combine", .add, .weak),
+        Cue("altogether", .add, .weak), Cue("how many now", .add, .weak), Cue("force now", .add, .weak),
+        Cue("other claw", .add, .weak), Cue("another", .add, .weak), Cue("more", .add, .weak),
+        Cue("gives", .add, .weak),
     ]
 
     static let subtractions: [Cue] = [
-        Cue("slows", .subtract, 3), Cue("slowed", .subtract, 3), Cue("loses", .subtract, 3),
-        Cue("lost", .subtract, 3), Cue("reduc", .subtract, 3), Cue("remain", .subtract, 2),
-        Cue("net force", .subtract, 3), Cue("the net", .subtract, 3), Cue("minus", .subtract, 3),
-        Cue("decelerat", .subtract, 3), Cue("drag", .subtract, 2), Cue("takes away", .subtract, 3),
-        Cue("resist", .subtract, 2), Cue("against", .subtract, 2), Cue("opposing", .subtract, 2),
-        Cue("subtract", .subtract, 3), Cue("fewer", .subtract, 2), Cue("difference", .subtract, 3),
-        Cue("decrease", .subtract, 3), Cue("drops by", .subtract, 2),
+        Cue("minus", .subtract, .decisive), Cue("difference", .subtract, .decisive),
+        Cue("subtract", .subtract, .decisive), Cue("smaller from", .subtract, .decisive),
+        Cue("slows", .subtract, .usual), Cue("slowed", .subtract, .usual),
+        Cue("slowing", .subtract, .usual), Cue("slow down", .subtract, .usual),
+        Cue("loses", .subtract, .usual), Cue("lost", .subtract, .usual), Cue("losing", .subtract, .usual),
+        Cue("lose", .subtract, .usual, unless: ["close"]), Cue("reduc", .subtract, .usual),
+        Cue("remain", .subtract, .usual),
+        Cue("net force", .subtract, .usual), Cue("the net", .subtract, .usual), Cue("net speed", .subtract, .usual),
+        Cue("net velocity", .subtract, .usual), Cue("decelerat", .subtract, .usual), Cue("drag", .subtract, .usual),
+        Cue("takes away", .subtract, .usual), Cue("takes awy", .subtract, .usual), Cue("take away", .subtract, .usual),
+        Cue("resist", .subtract, .usual), Cue("opposing", .subtract, .usual), Cue("fewer", .subtract, .usual),
+        Cue("decreas", .subtract, .usual), Cue("drops by", .subtract, .usual), Cue("weaken", .subtract, .usual),
+        Cue("left over", .subtract, .usual), Cue("is left", .subtract, .usual), Cue("are left", .subtract, .usual),
+        Cue("falls by", .subtract, .usual), Cue("falls", .subtract, .usual), Cue("fell by", .subtract, .usual),
+        Cue("declines by", .subtract, .usual), Cue("sheds", .subtract, .usual),
+        Cue("lowers", .subtract, .usual), Cue("diminish", .subtract, .usual), Cue("cuts", .subtract, .usual),
+        Cue("removes", .subtract, .usual), Cue("gives up", .subtract, .usual), Cue("leaks", .subtract, .usual),
+        Cue("pushes back", .subtract, .usual), Cue("push back", .subtract, .usual), Cue("friction", .subtract, .usual),
+        Cue("less", .subtract, .usual, unless: ["lesson", "unless", "les s"]), Cue("fades", .subtract, .usual),
+        Cue("against", .subtract, .weak),
     ]
 
     static let multiplications: [Cue] = [
-        Cue("multipl", .multiply, 3), Cue("product", .multiply, 3), Cue("times", .multiply, 2),
-        Cue("twice", .multiply, 3, implicit: 2), Cue("double", .multiply, 3, implicit: 2),
-        Cue("triple", .multiply, 3, implicit: 3), Cue("fold", .multiply, 3), Cue("there are", .multiply, 3),
-        Cue("push together", .multiply, 3), Cue("momentum", .multiply, 3), Cue("power", .multiply, 3),
-        Cue("watts", .multiply, 3), Cue("work", .multiply, 2), Cue("how far", .multiply, 3),
-        Cue("impulse", .multiply, 3), Cue("torque", .multiply, 3), Cue("for # second", .multiply, 3),
-        Cue("for # minute", .multiply, 3), Cue("strikes", .multiply, 2), Cue("has # claws", .multiply, 3),
-        Cue("factor", .multiply, 2), Cue("each #", .multiply, 1),
+        Cue("multipl", .multiply, .decisive), Cue("product", .multiply, .decisive),
+        Cue("# times", .multiply, .decisive, gap: 10), Cue("times #", .multiply, .decisive),
+        Cue("twice", .multiply, .decisive, implicit: 2), Cue("double", .multiply, .decisive, implicit: 2),
+        Cue("triple", .multiply, .decisive, implicit: 3), Cue("quadruple", .multiply, .decisive, implicit: 4),
+        Cue("# fold", .multiply, .decisive),
+        Cue("times", .multiply, .usual), Cue("there are #", .multiply, .usual, count: true),
+        Cue("there is #", .multiply, .usual, count: true), Cue("has # claws", .multiply, .usual, count: true),
+        Cue("have # claws", .multiply, .usual, count: true), Cue("# lobsters", .multiply, .usual, count: true),
+        Cue("push together", .multiply, .usual), Cue("pushes together", .multiply, .usual),
+        Cue("each", .multiply, .usual, unless: ["beach", "teach", "peach"]),
+        Cue("strikes", .multiply, .usual), Cue("# pushes", .multiply, .usual, count: true, gap: 14),
+        Cue("# taps", .multiply, .usual, count: true, gap: 14), Cue("# hits", .multiply, .usual, count: true, gap: 14),
+        Cue("# pulses", .multiply, .usual, count: true, gap: 14),
+        Cue("# pinches", .multiply, .usual, count: true, gap: 14), Cue("momentum", .multiply, .usual),
+        Cue("power", .multiply, .usual),
+        Cue("watts", .multiply, .usual), Cue("work", .multiply, .usual), Cue("how far", .multiply, .usual),
+        Cue("distance", .multiply, .usual), Cue("impulse", .multiply, .usual), Cue("torque", .multiply, .usual),
+        Cue("for # second", .multiply, .usual), Cue("for # minute", .multiply, .usual),
+        Cue("for # sec", .multiply, .usual), Cue("over # second", .multiply, .usual),
+        Cue("factor", .multiply, .usual), Cue("every", .multiply, .usual), Cue("amplif", .multiply, .usual),
+        Cue("scaled by", .multiply, .usual), Cue("rounds of", .multiply, .usual), Cue("groups of", .multiply, .usual),
+        Cue("repeats", .multiply, .usual), Cue("lever arm", .multiply, .usual), Cue("# rounds", .multiply, .usual),
+        Cue("# legs", .multiply, .usual, count: true), Cue("# pincers", .multiply, .usual, count: true),
     ]
 
     static let divisions: [Cue] = [
-        Cue("divid", .divide, 3), Cue("split", .divide, 3), Cue("share", .divide, 3), Cue("equally", .divide, 2),
-        Cue("among", .divide, 1), Cue("ratio", .divide, 2), Cue("quotient", .divide, 3), Cue("in # second", .divide, 3),
-        Cue("meters in", .divide, 3),
-        Cue("does each", .divide, 2), Cue("halves", .divide, 3, implicit: 2),
+        Cue("divid", .divide, .decisive), Cue("quotient", .divide, .decisive),
+        Cue("split", .divide, .usual), Cue("share", .divide, .usual), Cue("equally", .divide, .usual),
+        Cue("among", .divide, .usual), Cue("in # second", .divide, .usual),
+        Cue("does each", .divide, .usual), Cue("each get", .divide, .usual),
+        Cue("halves", .divide, .usual, implicit: 2), Cue("halved", .divide, .usual, implicit: 2),
+        Cue("distributed", .divide, .usual),
     ]
+
+    /// Words of operations the solver does not do (two steps, percentages, averages): a text with one is
+    /// declined.
+    static let unsupported = [
+        "average", "percent", "squared", "square", "remainder", "half of", "third of", "quarter", "the ratio",
+        "mean of", "sqrt", "square root",
+    ].map { ChallengeNormalizer.collapse($0.filter { $0 != " " }) }
 
     /// Fillers and junk that carry no meaning; cues are searched with and without them (a fragment "um" may also
     /// be the end of a split "moment um").

@@ -1,76 +1,105 @@
-/// The operation a challenge asks for, decided from an explicit operator symbol or the strongest cue words.
+import Foundation
+
+/// The operation the words of one reading name: the strongest cues win, equal cues for different operations are a
+/// conflict unless a known framing settles them.
 struct OperationDecision: Sendable {
     var operation: ArithmeticOperation?
-    /// 0…1: how sure the choice of operation is.
-    var certainty: Double
-    /// The operand a scaling word implies ("doubles" → 2), when the text gives only one number.
+    /// How strongly the words name it (nil without any cue).
+    var strength: OperationCues.Strength?
+    /// The operand a scaling word implies ("doubles" → 2), for a text with one number.
     var implicitOperand: Int?
+    /// Why the words name no single operation, when they name several.
+    var conflict: String?
     var notes: [String] = []
 
+    /// Whether the only cues are weak ones for an addition ("total", "other claw").
+    var onlyWeak: Bool { strength == .weak }
+
+    /// Decides from the cues found in the streams of one reading; `extra` are operations named outright elsewhere
+    /// (an operator symbol in a restated expression, "twenty three * seven").
     static func decide(
-        hits: [OperationCues.Cue], explicit: Character?, stream: String
+        hits: [OperationCues.Cue], stream: String, full: String? = nil, extra: [(ArithmeticOperation, String)] = []
     ) -> OperationDecision {
-        var scores: [ArithmeticOperation: Int] = [:]
-        var cueWords: [ArithmeticOperation: [String]] = [:]
-        for cue in hits {
-            scores[cue.operation] = max(scores[cue.operation] ?? 0, cue.weight)
-            cueWords[cue.operation, default: []].append(cue.text)
+        var cues: [(operation: ArithmeticOperation, strength: OperationCues.Strength, text: String, count: Bool)] =
+            hits.map { ($0.operation, $0.strength, $0.text, $0.isCount) }
+        var notes: [String] = []
+        // "has twenty three claws and gains seven more, how many claws": the question counts the things the count
+        // framing counts, so it is no multiplication.
+        if asksForCountedThing(stream) || asksForCountedThing(full ?? stream), cues.contains(where: \.count) {
+            cues.removeAll(where: \.count)
+            notes.append("count framing ignored: the question counts the same things")
         }
-        let implicit = hits.compactMap(\.implicitOperand).first
-
-        if let explicit {
-            let operation: ArithmeticOperation
-            var certainty = 0.95
-            switch explicit {
-            case "*", "×": operation = .multiply
-            case "+": operation = .add
-            case "-": operation = .subtract
-            default:
-                operation = .divide
-                certainty = 0.75
-            }
-            let strongOther = scores.contains { $0.key != operation && $0.value >= 3 }
-            if strongOther { certainty *= 0.75 }
-            var decision = OperationDecision(operation: operation, certainty: certainty, implicitOperand: implicit)
-            decision.notes.append("explicit '\(explicit)'" + (strongOther ? " against other cue words" : ""))
-            return decision
-        }
-
-        // "acceleration" from a force and a mass is a division; "accelerates by" is an addition.
+        cues += extra.map { ($0.0, .decisive, $0.1, false) }
+        // "acceleration" from a force and a mass is a division ("accelerates by" is an addition).
         if stream.contains("aceleration"), stream.contains("mas") {
-            scores[.divide] = max(scores[.divide] ?? 0, 3)
-            cueWords[.divide, default: []].append("acceleration from mass")
+            cues.append((.divide, .usual, "acceleration from mass", false))
         }
+        guard let top = cues.map(\.strength).max() else {
+            return OperationDecision(notes: notes + ["no operation cue"])
+        }
+        var leading = cues.filter { $0.strength == top }
+        let describe = { (operation: ArithmeticOperation) -> String in
+            let words = Set(leading.filter { $0.operation == operation }.map(\.text)).sorted()
+            return "\(operation.rawValue) (\(words.joined(separator: ", ")))"
+        }
+        var operations = Set(leading.map(\.operation))
+        if operations.count > 1, top == .usual {
+            let countOnly = leading.filter { $0.operation == .multiply }.allSatisfy { $0.count || $0.text == "each" }
+            // "each" and "N lobsters" in a sharing problem are the share and the sharers, not a multiplication.
+            if operations.contains(.divide), countOnly {
+                leading.removeAll { $0.operation == .multiply }
+            }
+            operations = Set(leading.map(\.operation))
+        }
+        guard operations.count == 1, let operation = operations.first else {
+            let names = operations.sorted { $0.rawValue < $1.rawValue }.map(describe).joined(separator: " vs ")
+            return OperationDecision(conflict: "conflicting cues: \(names)", notes: notes)
+        }
+        let weaker = cues.filter { $0.strength < top && $0.operation != operation }
+        if !weaker.isEmpty {
+            let words = Set(weaker.map(\.text)).sorted().joined(separator: ", ")
+            notes.append("\(describe(operation)) over weaker cue(s): \(words)")
+        }
+        let texts = Set(cues.map(\.text))
+        // A slowing lobster and a "total" velocity: the server rejected the difference (challenges.md).
+        let subtractQuestion = ["remain", "net", "left", "diference", "subtract", "minus"].contains {
+            stream.contains($0)
+        }
+        if operation == .subtract, top < .decisive, texts.contains("total"), !subtractQuestion {
+            return OperationDecision(
+                conflict: "'total' with \(describe(.subtract)): sum or difference unclear", notes: notes)
+        }
+        // Sharing with a "total" may be a division or the total of the shares.
+        if operation == .divide, top < .decisive, !texts.isDisjoint(with: ["total", "combined", "the sum", "sum of"]) {
+            return OperationDecision(conflict: "'total' with \(describe(.divide))", notes: notes)
+        }
+        let implicit = hits.filter { $0.operation == operation }.compactMap(\.implicitOperand).first
+        return OperationDecision(operation: operation, strength: top, implicitOperand: implicit, notes: notes)
+    }
 
-        let ranked = scores.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.rawValue < $1.key.rawValue }
-        guard let best = ranked.first else {
-            return OperationDecision(operation: nil, certainty: 0, notes: ["no operation cue"])
-        }
-        var decision = OperationDecision(operation: best.key, certainty: 1, implicitOperand: implicit)
-        let describe = { (operation: ArithmeticOperation) in
-            "\(operation.rawValue) (\((cueWords[operation] ?? []).joined(separator: ", ")))"
-        }
-        if best.value == 1 {
-            // Only weak cues: "total" alone is the most common addition; anything else is a guess.
-            let onlyTotal = best.key == .add && (cueWords[.add] ?? []).contains("total")
-            decision.certainty = onlyTotal ? 0.9 : 0.75
-        }
-        if ranked.count > 1 {
-            let second = ranked[1]
-            if second.value == best.value {
-                decision.certainty = 0.4
-                decision.notes.append("conflicting cues: \(describe(best.key)) vs \(describe(second.key))")
-            } else if second.value >= 2 {
-                decision.certainty *= 0.85
-                decision.notes.append("weaker competing cue: \(describe(second.key))")
+    /// Whether the question counts the things an operand counts ("has # claws and gains # more … how many claws",
+    /// "# lobsters and # more lobsters join … how many lobsters"): then both operands count the same things and a
+    /// count framing is no multiplication.
+    static func asksForCountedThing(_ stream: String) -> Bool {
+        var index = stream.startIndex
+        while let hash = stream[index...].firstIndex(of: "#") {
+            index = stream.index(after: hash)
+            var rest = String(stream[index...].prefix(24))
+            rest = leadingNoise.stringByReplacingMatches(
+                in: rest, range: NSRange(rest.startIndex..., in: rest), withTemplate: "")
+            // The counted noun starts within a few letters ("thre e lobsters").
+            for offset in 0...2 {
+                let noun = rest.dropFirst(offset).prefix(4)
+                guard noun.count == 4, noun.allSatisfy(\.isLetter) else { continue }
+                let pattern =
+                    "how[a-z]{0,12}?many(uhm|um|uh|er|like)*" + NSRegularExpression.escapedPattern(for: String(noun))
+                if stream.range(of: pattern, options: .regularExpression) != nil { return true }
             }
         }
-        // A slowing lobster and a "total" velocity: the server rejected the difference (challenges.md).
-        if best.key == .subtract, (cueWords[.add] ?? []).contains("total") {
-            decision.operation = .add
-            decision.certainty = 0.5
-            decision.notes.append("'total' with \(describe(.subtract)): read as a sum, unsure")
-        }
-        return decision
+        return false
     }
+
+    // The pattern is fixed and valid.
+    static let leadingNoise = try! NSRegularExpression(
+        pattern: "^(uhm|um|uh|hm|er|like|more|blah|swoth|glar|lxq|lxobqstwer|physxics|velocity)+")
 }

@@ -3,117 +3,106 @@ import Foundation
 import MoltbookSandbox
 import Testing
 
-/// The acceptance corpus: sandbox-generated challenges at every obfuscation level plus every real example of
-/// challenges.md (fixtures/challenges/real.json).
+/// The solver on every corpus: never a wrong answer, and the share it answers.
+///
+/// Corpora: the facts of challenges.md (`real.json`), texts quoted in public agent repositories (`public.json`),
+/// the tuning corpus generated from `TunedTemplates`, the held-out corpus (`heldout.json`, frozen, from
+/// `HeldoutTemplates` and another seed, never tuned on) and the sandbox's own generator at every level.
 struct ChallengeCorpusTests {
-    /// One corpus entry: the text, the answer the server wants, and whether a decline is acceptable.
-    struct Case: Sendable, CustomStringConvertible {
-        var name: String
-        var text: String
-        var expected: String
-        var mayDecline: Bool
-        var description: String { name }
-    }
+    static let tunedSeed: UInt64 = 18_2026
+    static let tunedCount = 1_000
+    static let heldoutSeed: UInt64 = 0x4845_4C44_4F55_54
+    static let heldoutCount = 500
 
-    static let seed: UInt64 = 20_260_214
-    static let generatedCount = 400
-
-    static func generated() -> [Case] {
-        var generator = ChallengeGenerator(seed: seed)
-        return (0..<generatedCount).map { index in
-            let challenge = generator.next(level: index % 4)
-            return Case(
-                name: "generated #\(index) level \(challenge.level)", text: challenge.text,
-                expected: challenge.formattedAnswer, mayDecline: false)
+    /// The held-out generator: other templates, seed, fillers, junk and correction words.
+    static func heldoutTexts() -> [GeneratedText] {
+        Corpus.generated(seed: heldoutSeed, count: heldoutCount, templates: HeldoutTemplates.all) {
+            $0.fillers = ["um", "uh", "erm", "hmm", "like", "umm"]
+            $0.junk = ["blorp", "lxobqstwer", "<ha>", "qqq", "lo.bst err", "phyysxics"]
+            $0.corrections = ["no wait", "sorry", "oops no", "noo um"]
         }
     }
 
-    static func real() throws -> [Case] {
-        struct File: Decodable {
-            struct Entry: Decodable {
-                var name: String
-                var text: String
-                var expected: String
-                var may_decline: Bool?
+    static func report(_ name: String, _ tally: Corpus.Tally, _ lines: [String]) {
+        print("\(name): \(tally)")
+        for line in lines.prefix(60) { print("  \(line)") }
+    }
+
+    /// Every fact of challenges.md: the accepted answer, or a decline where the doc marks a trap; never wrong.
+    @Test func referenceFacts() throws {
+        let (tally, wrong, declined) = try Corpus.fixture("real").run()
+        Self.report("reference facts", tally, wrong + declined)
+        #expect(tally.wrong == 0, "\(wrong)")
+        #expect(declined.isEmpty, "\(declined)")
+    }
+
+    /// Texts quoted in public agent repositories: never wrong.
+    @Test func publicTexts() throws {
+        let (tally, wrong, declined) = try Corpus.fixture("public").run()
+        Self.report("public texts", tally, wrong + declined)
+        #expect(tally.wrong == 0, "\(wrong)")
+        #expect(tally.answeredRate >= 0.85, "\(tally)")
+    }
+
+    /// The tuning corpus: never wrong, at least 95 % answered.
+    @Test func tunedCorpus() {
+        let texts = Corpus.generated(seed: Self.tunedSeed, count: Self.tunedCount, templates: TunedTemplates.all) {
+            $0.operatorNoise = 0.015
+        }
+        let corpus = Corpus(cases: texts.map { Corpus.Case(name: $0.name, text: $0.text, expected: $0.expected) })
+        let (tally, wrong, declined) = corpus.run()
+        Self.report("tuned corpus (seed \(Self.tunedSeed))", tally, wrong + declined)
+        #expect(tally.wrong == 0, "\(wrong)")
+        #expect(tally.answeredRate >= 0.95, "\(tally)")
+    }
+
+    /// The held-out corpus, frozen in fixtures/challenges/heldout.json. It must not be tuned on: its templates and
+    /// seed differ from the tuning corpus and were written before the solver was; only its figures are read.
+    @Test func heldoutCorpus() throws {
+        let (tally, wrong, declined) = try Corpus.fixture("heldout").run()
+        _ = declined
+        Self.report("held-out corpus", tally, [])
+        #expect(tally.wrong == 0, "\(wrong.count) wrong on the held-out corpus")
+        #expect(tally.answeredRate >= 0.95, "\(tally)")
+    }
+
+    /// The held-out fixture is exactly what its generator gives (set WRITE_HELDOUT=1 to write it once).
+    @Test func heldoutIsFrozen() throws {
+        let texts = Self.heldoutTexts()
+        let cases = texts.map { Corpus.Case(name: $0.name, text: $0.text, expected: $0.expected) }
+        if ProcessInfo.processInfo.environment["WRITE_HELDOUT"] == "1" {
+            struct File: Encodable {
+                var source: String
+                var cases: [Corpus.Case]
             }
-            var cases: [Entry]
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let file = File(
+                source: "Held-out corpus: HeldoutTemplates with seed \(Self.heldoutSeed), generated once and frozen. "
+                    + "Never tune the solver on it.", cases: cases)
+            try encoder.encode(file).write(to: Corpus.fixtureURL("heldout"))
         }
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/challenges/real.json")
-        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
-        return file.cases.map {
-            Case(name: "real: \($0.name)", text: $0.text, expected: $0.expected, mayDecline: $0.may_decline ?? false)
-        }
+        let frozen = try Corpus.fixture("heldout").cases
+        #expect(frozen.map(\.text) == cases.map(\.text))
+        #expect(frozen.map(\.expected) == cases.map(\.expected))
     }
 
-    /// Tally of a corpus run.
-    struct Tally: CustomStringConvertible {
-        var correct = 0
-        var declined = 0
-        var wrong = 0
-        var total: Int { correct + declined + wrong }
-        var description: String {
-            "\(correct)/\(total) correct, \(declined) declined, \(wrong) wrong above the threshold"
-        }
-    }
-
-    static func run(_ cases: [Case], solver: ChallengeSolver = ChallengeSolver()) -> (Tally, [String]) {
-        var tally = Tally()
-        var failures: [String] = []
-        for item in cases {
-            switch solver.solve(item.text) {
-            case .answer(let answer, let confidence, _, _):
-                if answer == item.expected {
-                    tally.correct += 1
-                } else {
-                    tally.wrong += 1
-                    failures.append(
-                        "WRONG \(item.name): \(item.text) → \(answer) (\(confidence)), want \(item.expected)")
-                }
-            case .declined(let reason, _):
-                tally.declined += 1
-                if !item.mayDecline { failures.append("declined \(item.name): \(item.text) — \(reason)") }
-            }
-        }
-        return (tally, failures)
-    }
-
-    /// ≥ 99 % of the whole corpus answered correctly, and no wrong answer above the threshold.
-    @Test func acceptanceCorpus() throws {
-        let cases = Self.generated() + (try Self.real())
-        #expect(cases.count >= 200 + 20)
-        let (tally, failures) = Self.run(cases)
-        print("challenge corpus (seed \(Self.seed), \(Self.generatedCount) generated + real): \(tally)")
-        for failure in failures { print(failure) }
-        #expect(tally.wrong == 0, "\(failures.filter { $0.hasPrefix("WRONG") })")
-        #expect(Double(tally.correct) >= 0.99 * Double(tally.total), "\(tally)")
-    }
-
-    /// Every real example: the accepted answer, or (for the traps the doc marks) a decline; never a wrong answer.
-    @Test func realExamples() throws {
-        let (tally, failures) = Self.run(try Self.real())
-        print("real examples: \(tally)")
-        #expect(tally.wrong == 0, "\(failures)")
-        #expect(failures.isEmpty, "\(failures)")
-    }
-
-    /// Each obfuscation level on its own, from further seeds: still no wrong answer above the threshold.
-    @Test(arguments: 0...3) func levelSweep(level: Int) {
-        var cases: [Case] = []
-        for seed in [UInt64(1), 2, 3] {
+    /// The sandbox's generator at each obfuscation level: never wrong, at least 99 % answered.
+    @Test(arguments: 0...3) func sandboxLevel(level: Int) {
+        var cases: [Corpus.Case] = []
+        for seed in [UInt64(20_260_214), 1, 2, 3] {
             var generator = ChallengeGenerator(seed: seed &* 7_919 &+ UInt64(level))
-            for index in 0..<100 {
+            for index in 0..<250 {
                 let challenge = generator.next(level: level)
                 cases.append(
-                    Case(
-                        name: "seed \(seed) #\(index)", text: challenge.text, expected: challenge.formattedAnswer,
-                        mayDecline: false))
+                    Corpus.Case(
+                        name: "seed \(seed) #\(index)", text: challenge.text, expected: challenge.formattedAnswer))
             }
         }
-        let (tally, failures) = Self.run(cases)
-        print("level \(level): \(tally)")
-        #expect(tally.wrong == 0, "\(failures)")
-        #expect(Double(tally.correct) >= 0.99 * Double(tally.total), "\(failures)")
+        let (tally, wrong, declined) = Corpus(cases: cases).run()
+        Self.report("sandbox level \(level)", tally, wrong + declined)
+        #expect(tally.wrong == 0, "\(wrong)")
+        #expect(tally.answeredRate >= 0.99, "\(tally)")
     }
 
     /// The same text always gives the same answer (no randomness, no clock).

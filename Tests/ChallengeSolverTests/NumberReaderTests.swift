@@ -51,7 +51,7 @@ struct NumberReaderTests {
             ChallengeNormalizer.tokens("A] lO^bSt-Er 23 - sEvEn * {x} ~ 2.5?")
                 == [
                     .word("a"), .word("lobster"), .digits(23), .symbol("-"), .word("seven"), .symbol("*"),
-                    .word("x"), .digits(2.5),
+                    .symbol("x"), .digits(2.5),
                 ])
         #expect(ChallengeNormalizer.collapse("thhrreee") == "thre")
         #expect(ChallengeNormalizer.stream("SlO wS bY] 7") == "slowsby#")
