@@ -34,7 +34,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     public struct Parked: Sendable, Codable, Equatable {
         public var contentType: String
-        public var contentID: String?
+        /// The content's id on the server, when known.
+        public var id: String?
         /// `failed` or `expired`.
         public var status: String
         public var at: Date
@@ -94,7 +95,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                             let write = try challenge.journalKey.flatMap { try reader.journalEntry(key: $0) }?.payload
                                 .flatMap(PlannedWrite.init(payload:))
                             return Parked(
-                                contentType: challenge.contentType, contentID: challenge.contentID,
+                                contentType: challenge.contentType, id: challenge.contentID,
                                 status: challenge.status.rawValue, at: challenge.updatedAt,
                                 excerpt: write.map {
                                     PlannedWrite.excerpt(($0.kind == .post ? $0.title : $0.content) ?? "")
@@ -184,7 +185,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             for code in agent.openChallenges { lines.append("  open verification challenge \(code)") }
             for parked in agent.parked {
                 lines.append(
-                    "  parked \(parked.contentType) \(parked.excerpt.map { "\"\($0)\"" } ?? parked.contentID ?? "?"): "
+                    "  parked \(parked.contentType) \(parked.excerpt.map { "\"\($0)\"" } ?? parked.id ?? "?"): "
                         + "verification \(parked.status) \(iso(parked.at)); unverified, never re-sent as it is")
             }
             for occurrence in agent.next {
