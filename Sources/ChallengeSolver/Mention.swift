@@ -7,10 +7,12 @@ struct Mention: Sendable {
     var index: Int
     /// Position among the live (not self-corrected) numbers.
     var ordinal: Int
-    /// Collapsed letters of the words since the previous number (or symbol-free start), fillers removed.
+    /// Collapsed letters of the words since the previous number (or the start), fillers next to the number removed.
     var before: String
-    /// Collapsed letters of the words up to the next number, fillers removed.
+    /// Collapsed letters of the words up to the next number, fillers next to the number removed.
     var after: String
+    /// An operator symbol stands right before the number ("~ x FiVe ClAwS"): it is an operand.
+    var afterOperator = false
 
     var value: Decimal { number.value }
 
@@ -22,11 +24,17 @@ struct Mention: Sendable {
         var out: [Mention] = []
         for (index, segment) in segments.enumerated() {
             guard case .number(let number) = segment, !number.dropped else { continue }
+            var previous = index - 1
+            while previous >= 0, case .word(let word) = segments[previous], OperationCues.fillers.contains(word) {
+                previous -= 1
+            }
+            var afterOperator = false
+            if previous >= 0, case .symbol = segments[previous] { afterOperator = true }
             out.append(
                 Mention(
                     number: number, index: index, ordinal: out.count,
                     before: letters(segments, from: index - 1, step: -1),
-                    after: letters(segments, from: index + 1, step: 1)))
+                    after: letters(segments, from: index + 1, step: 1), afterOperator: afterOperator))
         }
         return out
     }
@@ -36,8 +44,14 @@ struct Mention: Sendable {
         var words: [String] = []
         var probe = start
         while probe >= 0, probe < segments.count {
-            if case .number(let number) = segments[probe], !number.dropped { break }
-            if case .word(let word) = segments[probe], !OperationCues.fillers.contains(word) { words.append(word) }
+            if case .number(let number) = segments[probe] {
+                guard number.dropped else { break }
+                // Walking back over a self-correction ("has twenty five? oops no forty two claws"): its words are
+                // not context, the words before the corrected number are.
+                if step < 0 { words.removeAll() }
+            }
+            // Fillers are stripped at the number's side only: as fragments they may be parts of words ("lob st er").
+            if case .word(let word) = segments[probe] { words.append(word) }
             probe += step
         }
         if step < 0 { words.reverse() }
@@ -48,8 +62,18 @@ struct Mention: Sendable {
             in: joined, range: NSRange(joined.startIndex..., in: joined), withTemplate: "")
     }
 
+    /// `before` and `before` without a stray last letter split off the number ("are n NiInE"), fillers stripped:
+    /// the endings to test for a lead word.
+    var leads: [String] {
+        let shorter = String(before.dropLast())
+        let stripped = Self.trailingFillers.stringByReplacingMatches(
+            in: shorter, range: NSRange(shorter.startIndex..., in: shorter), withTemplate: "")
+        return [before, stripped]
+    }
+
     // The patterns are fixed and valid.
-    static let trailingFillers = try! NSRegularExpression(pattern: "(u|um|uh|uhm|hm|like)+$")
+    static let trailingFillers = try! NSRegularExpression(
+        pattern: "(u|uhm|um|uh|hm|er|like|blah|swoth|glar|lxq|lxobqstwer|physxics|ha)+$")
     static let leadingFillers = try! NSRegularExpression(
         pattern: "^(uhm|um|uh|hm|er|like|blah|swoth|glar|lxq|lxobqstwer|physxics|velocity|lobster)+")
 }
@@ -60,12 +84,7 @@ enum Quantity: Sendable, Equatable {
 
     /// The quantity of a number whose following letters are `after` (collapsed, fillers removed).
     static func of(_ after: String) -> Quantity? {
-        if let quantity = of(head: String(after.prefix(24))) { return quantity }
-        // A stray letter left over from the number word ("thre e lobsters").
-        return of(head: String(after.dropFirst().prefix(24)))
-    }
-
-    private static func of(head: String) -> Quantity? {
+        let head = String(after.prefix(24))
         if matches(forcePattern, head) { return .force }
         if matches(lengthPattern, head) {
             return matches(perTimePattern, head) ? .speed : .length

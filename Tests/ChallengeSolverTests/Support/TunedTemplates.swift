@@ -84,6 +84,9 @@ enum TunedTemplates {
             "each of its claws", .multiply,
             "a lobster has each of its {b} claws exerting {a} newtons, what is the total force?", second: 2...9),
         .init(
+            "each of the claws", .multiply,
+            "each of the {b} claws of a lobster pushes with {a} newtons, what is the total force?", second: 2...9),
+        .init(
             "each sprouts", .multiply,
             "a lobster has {a} eye facets, each sprouts {b} neurons, how many neurons total?", second: 2...9),
         .init(

@@ -1,0 +1,130 @@
+import ChallengeSolver
+import Foundation
+import Testing
+
+/// The decision rules one by one: the families of wrong answers of issue 18, the server's conventions and rejected
+/// answers from challenges.md, and the roles of operator symbols.
+struct SolverDecisionTests {
+    static func answer(_ text: String) -> String? {
+        ChallengeSolver().solve(text).answerText
+    }
+
+    /// The families of wrong answers of issue 18 (made-up texts in the real style): each is now answered right.
+    @Test(arguments: [
+        // A noise symbol between clauses is not the operator.
+        (
+            "A] tWeN tY fIvE ~nEwToNs, uM] aNd^ tHe OtHeR cLaW/ aDdS sEvEn, wHaT iS tHe ToTaL fOrCe?", "32.00"
+        ),
+        ("A] tWeN tY fIvE ~nEwToNs, uM] aNd^ tHe OtHeR cLaW / aDdS sEvEn, wHaT iS tHe ToTaL fOrCe?", "32.00"),
+        // A spaced symbol that only separates fragments of a number word.
+        ("A] lObStEr ClAw ExErTs tW eN - tY fIvE nEwToNs AnD gAiNs SeVeN, wHaT iS tHe ToTaL fOrCe?", "32.00"),
+        ("A] lObStEr ClAw ExErTs Tw * EnTy ThReE nEwToNs AnD tHe OtHeR cLaW eXeRtS sEvEn, HoW mUcH tOtAl?", "30.00"),
+        // A determiner is not an operand.
+        ("A] lObStEr wItH oNe ClAw ExErTs tHiRrTyY fIiVvEe NeWtOnS aNd GaInS sEvEn, wHaT iS tOtAl?", "42.00"),
+        // Number words with doubled or split letters.
+        ("A] lObStEr ExErTs tW eN tY tH rEe NeWtOnS aNd GaInS sEvEn, wHaT iS tOtAl?", "30.00"),
+        // Count and rate framings multiply.
+        ("A] lObStEr hAs EaCh Of ItS fOuR cLaWs ExErTiNg TwElVe NeWtOnS, wHaT iS tHe ToTaL fOrCe?", "48.00"),
+        ("A] lObStEr HaS tWeNtY fOuR eYe FaCeTs, eAcH sPrOuTs sIx NeUrOnS, hOw MaNy NeUrOnS tOtAl?", "144.00"),
+        // A count noun with an addition verb adds.
+        ("a lobster has twenty three claws and gains seven more, how many claws total", "30.00"),
+        // A second quantity of another kind is context.
+        (
+            "A] lObStEr sWiMmInG aT fIfTy SeVeN cEnTiMeTeRs PeR sEcOnD hAs A cLaW fOrCe Of TwEnTy ThReE nEwToNs AnD "
+                + "tHe OtHeR cLaW eXeRtS sEvEn NeWtOnS, wHaT iS tHe ToTaL fOrCe?", "30.00"
+        ),
+    ])
+    func issueFamilies(_ text: String, _ expected: String) {
+        #expect(Self.answer(text) == expected)
+    }
+
+    /// Texts the solver must decline: the readings disagree, or a number it cannot read leaves one operand.
+    @Test(arguments: [
+        // "-" tightly between the numbers reads minus, "total" reads plus.
+        "A] lObStEr ClAw ExErTs TwEnTy FiVe NeWtOnS - sEvEn NeWtOnS, wHaT iS tHe ToTaL fOrCe?",
+        // A lone "/" is too often noise to be the only cue.
+        "A] lObStEr SwImS aT tWeNtY fIvE / sEvEn, WhAt Is ThE nEw VeLoCiTy?",
+        // "thirty * two" is 32 with noise or 30 * 2.
+        "A] lObStEr ClAw FoRcE Is ThI rT y* T wO, HoW mUcH ToTaL fOrCe?",
+        // "with one claw" is no operand, and the force is unreadable.
+        "A] lObStEr wItH oNe ClAw ExErTs ThXrRqTyY nEwToNs AnD gAiNs SeVeN, wHaT iS tHe ToTaL fOrCe?",
+        // An operation the solver does not do.
+        "A] lObStEr ClAw ExErTs ThIrTy FiVe NeWtOnS aNd ThE oThEr ClAw ExErTs TwElVe, WhAt Is ThEiR aVeRaGe FoRcE?",
+        // An addition verb against a subtraction verb.
+        "A] lObStEr SwImS aT tHiRtY mEtErS pEr SeCoNd, ThE cUrReNt SlOwS iT aNd It GaInS fIvE, wHaT iS iTs SpEeD?",
+        // A slowing lobster and a "total" velocity: the server rejected the difference.
+        "A] lObStEr SwImS aT tWeNtY tHrEe CeNtImEtErS pEr SeCoNd AnD aNoThEr LoBsTeR sLoWs By SeVeN, wHaT iS tHeIr "
+            + "ToTaL vElOcItY?",
+    ])
+    func declines(_ text: String) {
+        let solution = ChallengeSolver().solve(text)
+        #expect(solution.isDeclined, "\(solution)")
+    }
+
+    /// The physics conventions of challenges.md multiply: momentum, power, work, impulse, distance.
+    @Test(arguments: [
+        (
+            "A] lObStEr hAs A mAsS oF tWeLvE kIlOgRaMs AnD sWiMs At FiVe MeTeRs PeR sEcOnD, wHaT iS iTs MoMeNtUm?",
+            "60.00"
+        ),
+        ("A] lObStEr PuShEs WiTh TwElVe NeWtOnS aT tHrEe MeTeRs PeR sEcOnD, wHaT iS tHe PoWeR?", "36.00"),
+        ("A] lObStEr ClAw ApPlIeS tHiRtY nEwToNs OvEr FoUr MeTeRs, HoW mUcH wOrK iS dOnE?", "120.00"),
+        ("A] lObStEr ClAw PuShEs WiTh TwEnTy NeWtOnS fOr ThReE sEcOnDs, WhAt Is ThE iMpUlSe?", "60.00"),
+        ("A] lObStEr SwImS aT sIx MeTeRs PeR sEcOnD fOr SeVeN sEcOnDs, HoW fAr DoEs It Go?", "42.00"),
+    ])
+    func physics(_ text: String, _ expected: String) {
+        #expect(Self.answer(text) == expected)
+    }
+
+    /// Operator symbols: standing tightly between the numbers they are the operator (also wrapped in noise, "+~",
+    /// "]*["); between clauses they are noise.
+    @Test(arguments: [
+        ("A] lObStEr ClAw ExErTs ThIrTy ThReE nOoToNs +~ fOuRtEeN nOoToNs, HoW mUcH fOrCe?", "47.00"),
+        ("A] LoO bS t-Er SwI mS aT tW/eN tY tHrEe ]* [ FoOuR NeW tOnS, WhAt Is ThE PrOdUcT?", "92.00"),
+        ("A] tWeNtY tHrEe NeWtOnS * sEvEn NeWtOnS ~ hOw MaNy NeWtOnS tOtAl?", "161.00"),
+        ("A] lObStEr VeLoCiTy Is TwEnTy FiVe - sEvEn, WhAt Is ThE nEw VeLoCiTy?", "18.00"),
+        (
+            "A] Lo.bS tEr^ ClAw] ExErTs Um TwEnTy ThReE ] NeW^-ToNs ~ x FiVe ClAwS- um, WhAt/ Is ThE ToTaL FoR cE?",
+            "115.00"
+        ),
+        (
+            "A] ThIrTy FiVe NoOtOnS / WiTh OnE ClAw ~ AnD ThE OtHeR ClAw ExErTs TwElVe NoOtOnS, WhAt Is ThE ToTaL?",
+            "47.00"
+        ),
+    ])
+    func symbols(_ text: String, _ expected: String) {
+        #expect(Self.answer(text) == expected)
+    }
+
+    /// The answers the server rejected (challenges.md) are never given.
+    @Test func rejectedAnswersNeverGiven() throws {
+        struct File: Decodable {
+            struct Entry: Decodable {
+                var text: String
+                var server: String?
+            }
+            var cases: [Entry]
+        }
+        let data = try Data(contentsOf: Corpus.fixtureURL("real"))
+        let rejected = try JSONDecoder().decode(File.self, from: data).cases.compactMap { entry -> (String, String)? in
+            guard let server = entry.server, server.hasPrefix("rejected ") else { return nil }
+            return (entry.text, String(server.dropFirst("rejected ".count)))
+        }
+        #expect(rejected.count == 5)
+        for (text, answer) in rejected {
+            #expect(Self.answer(text) != answer, "\(text)")
+        }
+    }
+
+    /// A decline names why: disagreeing readings list each reading.
+    @Test func declineReasons() {
+        let solution = ChallengeSolver().solve(
+            "A] lObStEr ClAw ExErTs TwEnTy FiVe NeWtOnS - sEvEn NeWtOnS, wHaT iS tHe ToTaL fOrCe?")
+        guard case .declined(let reason, let confidence) = solution else {
+            Issue.record("expected a decline, got \(solution)")
+            return
+        }
+        #expect(reason.contains("'-' between the numbers reads subtract, the words add"))
+        #expect(confidence == 0)
+    }
+}
