@@ -43,9 +43,10 @@ struct EngineChallengeTests {
         return (world, target)
     }
 
-    /// Challenges on 30 % of writes over a simulated week: every challenged post and comment is
-    /// verified by the built-in solver, no challenge fails, the account is never suspended, and
-    /// nothing is written twice.
+    /// Challenges on 30 % of writes over a simulated week, at the sandbox's hardest obfuscation:
+    /// the built-in solver never answers wrong; it may decline a rare text (at most 1 %: the code
+    /// expires and the account pauses six hours, a decline costs only that), the account is
+    /// never suspended, and nothing is written twice.
     @Test func challengedWeek() async throws {
         var config = SandboxConfig(autoClaim: true)
         config.challengeRate = 0.3
@@ -59,20 +60,23 @@ struct EngineChallengeTests {
         let after = world.model.counters()
         let issued = after.challengesIssued - before.challengesIssued
         #expect(issued > 50, "challenges issued: \(issued)")
-        #expect(after.challengesVerified - before.challengesVerified == issued)
+        let declined = after.challengesExpired
+        #expect(declined * 100 <= issued, "declined: \(declined) of \(issued)")
+        #expect(after.challengesVerified - before.challengesVerified == issued - declined)
         #expect(after.challengesFailed == 0)
-        #expect(after.challengesExpired == 0)
         #expect(after.suspensions == 0)
         #expect(after.duplicateContents == 0)
         #expect(after.rateLimited == 0, "429s: \(after.rateLimitedByClass)")
-        // A week of posts at 1 / 30 min and comments at 50 / day, none lost to challenges.
-        #expect(after.postsCreated - before.postsCreated >= 7 * 48 - 2)
-        #expect(after.commentsCreated - before.commentsCreated >= 7 * 50 - 2)
+        // A week of posts at 1 / 30 min and comments at 50 / day, none lost to challenges but
+        // to the six-hour pause after a decline (12 posts, 18 comments each).
+        #expect(after.postsCreated - before.postsCreated >= 7 * 48 - 2 - 12 * declined)
+        #expect(after.commentsCreated - before.commentsCreated >= 7 * 50 - 2 - 18 * declined)
         let open = try await world.store.read { try $0.challenges(account: "week_agent", status: .open, limit: 10) }
         #expect(open.isEmpty)
         let pauses = try await world.store.read { try $0.pauses(account: "week_agent") }
-        #expect(pauses.isEmpty, "pauses: \(pauses)")
-        #expect(reports.allSatisfy { $0.paused.isEmpty })
+        #expect(pauses.allSatisfy { $0.kind == .challengeFailed && $0.until != nil }, "pauses: \(pauses)")
+        #expect(pauses.count <= declined)
+        #expect(reports.filter { !$0.paused.isEmpty }.count <= 12 * 4 * declined)
     }
 
     /// Solver `none`: the first challenge fails and the account pauses; passes during the pause
