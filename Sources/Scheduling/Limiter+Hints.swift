@@ -50,13 +50,15 @@ extension Limiter {
         result.held[target] = until
 
         if target != request, hint.dailyRemaining != 0 {
-            // What the server says alone: the period its prose names ("once every 60 minutes"),
-            // and at least the wait it asks for. Not the time since this limiter's own last
-            // admission: a write made elsewhere (by hand, another runner on the key) makes that
-            // look like a far stricter server (a 385-minute post spacing was learned so). Capped
-            // at the longest spacing the documentation gives the class, and it lapses a day
-            // after the last surprise (`expireLearned`).
-            let spacing = min(max(hint.period ?? 0, wait), target.documentedMaxSpacing)
+            // The server's word first: the period its prose names ("once every 60 minutes"),
+            // at least the wait it asks for. Only a server that names none (a bare Retry-After)
+            // leaves the spacing measured from this limiter's last admission, which a write made
+            // elsewhere stretches (a 385-minute post spacing was learned so): hence the cap at
+            // the longest spacing the documentation gives the class, and the lapse a day after
+            // the last surprise (`expireLearned`).
+            let measured = lastAdmitted(target).map { until.timeIntervalSince($0) } ?? wait
+            let said = hint.period.map { max($0, wait) } ?? max(measured, wait)
+            let spacing = min(said, target.documentedMaxSpacing)
             let localSpacing = (rules[target] ?? []).filter { $0.limit == 1 }.map(\.period).max() ?? 0
             if spacing > localSpacing {
                 learn(target, spacing: spacing, at: now)

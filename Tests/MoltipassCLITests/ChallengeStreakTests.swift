@@ -14,7 +14,8 @@ struct ChallengeStreakTests {
     /// starts it again with a fresh count.
     @Test
     func twoFailuresInARowStopTheAgent() async throws {
-        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        let fixture = try await RunFixture.start(
+            sandboxArguments: ["--config", try RunCrashTests.config()], dialect: TestDialect.issuingChallenges)
         defer { Task { await fixture.stop() } }
         let t0 = RunFixture.t0
         try await fixture.setClock(t0.addingTimeInterval(-2 * 86_400))
