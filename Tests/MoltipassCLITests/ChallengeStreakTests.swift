@@ -55,6 +55,25 @@ struct ChallengeStreakTests {
         // One failure since the resume: a timed pause, not a stop.
         let status = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
         #expect(!status.stdout.contains("lifted by hand"), "\(status.stdout)")
+
+        // No queue item lost: once challenges stop and the pause ends, the queue goes on from the
+        // item after the last parked one; every item is either published or parked and shown.
+        try await fixture.admin(.post, "config", .object(["challenge_rate": 0]))
+        let resumedAgain = try await fixture.home.run([
+            "resume", "declining_agent", "--state", fixture.statePath, "--now",
+            RunFixture.iso(end.addingTimeInterval(120)),
+        ])
+        #expect(resumedAgain.status == 0, "\(resumedAgain.stderr)")
+        var lines: [String] = []
+        for step in 1...4 {  // the first is deferred: 30 minutes from the challenged post
+            let run = try await fixture.run([recipe, "--once"], at: end.addingTimeInterval(Double(step) * 1_805))
+            lines.append("\(run.status) \(run.stderr)")
+        }
+        #expect(try await fixture.titles(of: "declining_agent") == ["Item 3", "Item 4", "Item 5"], "\(lines)")
+        let shown = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        for item in 0...2 {
+            #expect(shown.stdout.contains("parked post \"Item \(item)\""), "\(shown.stdout)")
+        }
     }
 
     /// `pause` stops an agent's writes (exit 6, health stays healthy: the operator chose it);

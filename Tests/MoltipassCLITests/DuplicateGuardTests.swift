@@ -109,6 +109,49 @@ struct DuplicateGuardTests {
         #expect([0, 3].contains(next.status), "\(next.stderr)")
         #expect(try await fixture.counter("posts_created") == before + 1)
     }
+
+    /// `duplicates: window:` is the recipe's: with a one-day window a twice-daily text goes out
+    /// again after a day; the same recipe without it (30 days) skips the second day's copy.
+    @Test
+    func windowIsTheRecipes() async throws {
+        let (fixture, _) = try await RunFixture.establishedPoster("window_poster")
+        defer { Task { await fixture.stop() } }
+        let t0 = RunFixture.t0
+        func recipe(_ name: String, window: String) throws -> String {
+            try fixture.file(
+                name,
+                """
+                agent: window_poster
+                time_zone: UTC
+                base_url: \(fixture.base)
+                \(window)
+                jobs:
+                  - id: daily
+                    schedule: { every: 12h }
+                    steps:
+                      - post: { submolt: general, title: Daily tide table, content: "High water at noon." }
+                """)
+        }
+        let short = try recipe("short.yaml", window: "duplicates: { window: 1d }")
+        let long = try recipe("long.yaml", window: "")
+        // Runs just after the 12:00 and 00:00 occurrences (every 12h counts from midnight UTC).
+        let noon = t0.addingTimeInterval(86_400 + 7_205)
+        let first = try await fixture.run([short, "--once"], at: noon)
+        #expect(first.status == 0, "\(first.stderr)")
+        // Twelve hours later, inside the day: skipped.
+        let inside = try await fixture.run([short, "--once", "--json"], at: noon.addingTimeInterval(43_200))
+        #expect(inside.stdout.contains("duplicate content: the same text"), "\(inside.stdout)")
+        // A day on: the default window still holds the text; the one-day window has let it go.
+        let later = noon.addingTimeInterval(86_400 + 5)
+        let guarded = try await fixture.run([long, "--once", "--json"], at: later)
+        #expect(guarded.stdout.contains("duplicate content: the same text as the post sent"), "\(guarded.stdout)")
+        let again = try await fixture.run([short, "--once", "--json"], at: later)
+        let outcomes = try JSONValue.parse(Data(again.stdout.utf8))["items"]?.array?.compactMap {
+            $0["outcome"]?.string
+        }
+        #expect(outcomes == ["done"], "\(again.stdout)")
+        #expect(try await fixture.titles(of: "window_poster").filter { $0 == "Daily tide table" }.count == 2)
+    }
 }
 
 /// Issue 18: a new, emptied or second state file starts from what the server shows.

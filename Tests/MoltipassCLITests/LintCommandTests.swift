@@ -46,8 +46,11 @@ struct LintCommandTests {
         ("lint-comment-rate.yaml", "6:7: warning: ", "the limit allows 50"),
         ("lint-queue-dry.yaml", "10:18: warning: ", "runs dry"),
         ("lint-empty-content.yaml", "11:20: warning: ", "content is empty"),
-        ("lint-repeat.yaml", "10:18: warning: ", "the post says the same every time (168 runs in the next 7d)"),
-        ("lint-repeat-comment.yaml", "10:20: warning: ", "the comment says the same every time (7 runs"),
+        ("lint-repeat.yaml", "10:18: warning: ", "the post says the same every time (720 runs in the next 30d)"),
+        (
+            "lint-repeat-comment.yaml", "10:20: warning: ",
+            "the comment says the same every time (30 runs in the next 30d)"
+        ),
     ])
     func warningOnly(_ name: String, _ position: String, _ fragment: String) async throws {
         let file = "fixtures/recipes/bad/" + name
@@ -59,6 +62,80 @@ struct LintCommandTests {
                 $0.hasPrefix(file + ":" + position) && $0.contains(fragment)
             },
             "\(result.stderr)")
+    }
+
+    /// Content shared between recipes of one agent: a comment text two recipes both publish, and
+    /// a queue file both take from, are reported once each on the later recipe; another agent's
+    /// recipe with the same text is not.
+    @Test func sharedContentBetweenRecipes() async throws {
+        let dir = "fixtures/recipes/shared/"
+        let result = try await Self.moltipass([
+            "lint", "--from", "2026-11-30T00:00:00Z", dir + "evening.yaml", dir + "morning.yaml",
+            dir + "other-agent.yaml",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout
+                == "ok \(dir)evening.yaml\nok \(dir)morning.yaml (2 warnings)\nok \(dir)other-agent.yaml\n")
+        let shared = result.stderr.split(separator: "\n").filter { $0.contains("also") }
+        #expect(shared.count == 2, "\(result.stderr)")
+        #expect(
+            shared.contains {
+                $0.hasPrefix(
+                    dir + "morning.yaml:8:20: warning: \"good morning harbour 30 november\" is also published by "
+                        + dir + "evening.yaml:8:20 for agent `harbor_digest`")
+            }, "\(result.stderr)")
+        #expect(
+            shared.contains {
+                $0.hasPrefix(
+                    dir + "queues/drafts.yaml:1:1: warning: queue file \(dir)queues/drafts.yaml is also used by "
+                        + dir + "evening.yaml")
+            }, "\(result.stderr)")
+        // One recipe alone shares nothing.
+        let alone = try await Self.moltipass(["lint", "--from", "2026-11-30T00:00:00Z", dir + "morning.yaml"])
+        #expect(alone.stdout == "ok \(dir)morning.yaml\n", "\(alone.stderr)")
+    }
+
+    /// `duplicates: window:` shortens what lint counts as a repeat (simulated over the window or
+    /// the horizon, the longer): the hourly reminder with a one-day window still repeats within
+    /// the day, a weekly constant post with a two-day window does not.
+    @Test func duplicateWindowChangesTheRepeatCount() async throws {
+        let dir = try TemporaryDirectory()
+        let hourly = dir.path + "/hourly.yaml"
+        try """
+        agent: a
+        duplicates: { window: 1d }
+        jobs:
+          - id: j
+            schedule: { every: 1h }
+            steps:
+              - post: { submolt: general, title: Hourly reminder, content: "Drink water!" }
+        """.write(toFile: hourly, atomically: true, encoding: .utf8)
+        let weekly = dir.path + "/weekly.yaml"
+        try """
+        agent: a
+        duplicates: { window: 2d }
+        jobs:
+          - id: j
+            schedule: { every: 7d }
+            steps:
+              - post: { submolt: general, title: Weekly reminder, content: "Back up your keys." }
+        """.write(toFile: weekly, atomically: true, encoding: .utf8)
+        let result = try await Self.moltipass(["lint", "--from", Self.from, hourly])
+        #expect(
+            result.stderr.contains(
+                "hourly.yaml:7:42: warning: the post says the same every time (168 runs in the next 7d): after the "
+                    + "first, every copy is skipped as a duplicate within the 1d duplicate window"),
+            "\(result.stderr)")
+        let clean = try await Self.moltipass(["lint", "--from", Self.from, weekly])
+        #expect(clean.stdout.hasSuffix("weekly.yaml\n") && clean.stderr.isEmpty, "\(clean.stderr)")
+        // Without the setting, the weekly post repeats within 30 days.
+        try String(contentsOfFile: weekly, encoding: .utf8).replacingOccurrences(
+            of: "duplicates: { window: 2d }\n", with: ""
+        )
+        .write(toFile: weekly, atomically: true, encoding: .utf8)
+        let warned = try await Self.moltipass(["lint", "--from", Self.from, weekly])
+        #expect(warned.stderr.contains("says the same every time (5 runs in the next 30d)"), "\(warned.stderr)")
     }
 
     /// Lint validates first: an invalid recipe is 65 even next to a lint error, with the validation diagnostic.

@@ -19,11 +19,15 @@ struct ContentSighting: Sendable, Equatable {
 /// repeats — an hourly cron of one text earned a 23-hour suspension, re-posting content whose
 /// challenge failed counted as offense #2 (moltbook-api.md §6.1). A post or comment whose
 /// normalised text (case, white space, punctuation and markup aside) the agent already sent
-/// within `duplicateWindow`, or has waiting in the journal, is not planned: the report says so
-/// and names the earlier one. A queue item so skipped is taken (the queue goes on).
+/// within the recipe's window (`duplicates: window:`, 30 days by default), or has waiting in the
+/// journal, is not planned: the report says so and names the earlier one. A queue item so
+/// skipped is taken (the queue goes on).
 extension AccountPass {
-    /// How far back the guard compares: 30 days.
-    static let duplicateWindow: TimeInterval = 30 * 86_400
+    /// How far back the ledger is read and kept: the longest window of the agent's recipes, and
+    /// never less than the default (another recipe of the agent, or a later edit, may want it).
+    var duplicateWindow: TimeInterval {
+        TimeInterval(recipes.map(\.duplicateWindow).reduce(DuplicateSettings.defaultWindow, max))
+    }
 
     /// `writes` without the posts and comments that repeat content the agent sent or planned.
     func withoutDuplicates(
@@ -36,7 +40,9 @@ extension AccountPass {
                 kept.append(expanded)
                 continue
             }
-            let seen = await contentSightings()
+            // Sent within this recipe's window, or still waiting to be sent (whatever its age).
+            let earliest = now.addingTimeInterval(-TimeInterval(recipe.duplicateWindow))
+            let seen = await contentSightings().filter { !$0.value.sent || $0.value.at >= earliest }
             let exact = [planned[print.exact], seen[print.exact]].compactMap { $0 }
                 .first { $0.journalKey != expanded.key }
             let near = exact == nil ? Self.nearDuplicate(of: print, among: planned, seen, except: expanded.key) : nil
@@ -68,13 +74,13 @@ extension AccountPass {
     /// posts and comments not yet sent. Read once per pass.
     func contentSightings() async -> [String: ContentSighting] {
         if let contentSeen { return contentSeen }
-        let (agent, since) = (agent, now.addingTimeInterval(-Self.duplicateWindow))
+        let (agent, since) = (agent, now.addingTimeInterval(-duplicateWindow))
         let read = try? await store.read { reader in
             (try reader.contentRecords(account: agent, since: since), try reader.pendingJournalEntries(account: agent))
         }
         var seen: [String: ContentSighting] = [:]
         let seeded = await seedFromServer().filter { $0.recordedAt >= since }
-        for record in (read?.0 ?? []) + seeded {
+        for record in (read?.0 ?? []) + seeded where record.recordedAt >= seen[record.fingerprint]?.at ?? .distantPast {
             seen[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
                 sent: true, sketch: ContentFingerprint.sketch(from: record.signature) ?? [])

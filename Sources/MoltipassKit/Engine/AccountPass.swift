@@ -130,6 +130,7 @@ final class AccountPass {
             agent, runner.configuration.holder, now, runner.configuration.releaseLeases
         )
         let cutOff = runner.configuration.journalCutOff(at: now)
+        let keepContent = now.addingTimeInterval(-duplicateWindow)
         do {
             let pruned = try await store.transaction { transaction in
                 try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
@@ -137,7 +138,7 @@ final class AccountPass {
                 let pruned = try cutOff.map { try transaction.pruneJournal(account: agent, doneCreatedBefore: $0) } ?? 0
                 if let cutOff {
                     // The content ledger is kept for the guard's window at least.
-                    let before = min(cutOff, now.addingTimeInterval(-Self.duplicateWindow))
+                    let before = min(cutOff, keepContent)
                     _ = try transaction.pruneContent(account: agent, before: before)
                 }
                 if release { _ = try transaction.releaseLease(account: agent, holder: holder) }

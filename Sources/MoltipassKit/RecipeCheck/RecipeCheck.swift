@@ -18,15 +18,23 @@ public enum RecipeCheck {
     }
 
     /// Loads each file, then lints the valid ones with `settings`; invalid files keep their validation diagnostics.
+    /// Content shared between valid recipes of one agent (`lint-shared`) is reported on the later file.
     public static func lint(_ paths: [String], settings: LintSettings) -> RecipeCheckReport {
         let options = settings.options
+        let loaded = paths.map { ($0, load($0)) }
+        let recipes = loaded.compactMap { _, result in try? result.get() }
+        let shared = Linter.sharedContent(recipes, options: options)
         return RecipeCheckReport(
             command: .lint(settings),
-            files: paths.map { path in
-                switch load(path) {
+            files: loaded.map { path, result in
+                switch result {
                 case .success(let recipe):
+                    let mine = shared[recipe.file] ?? []
                     return RecipeCheckReport.File(
-                        file: path, valid: true, diagnostics: Linter.lint(recipe, options: options))
+                        file: path, valid: true,
+                        diagnostics: (Linter.lint(recipe, options: options) + mine).sorted {
+                            ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column)
+                        })
                 case .failure(let diagnostics):
                     return RecipeCheckReport.File(file: path, valid: false, diagnostics: diagnostics.sorted().items)
                 }

@@ -21,7 +21,8 @@ final class RecipeDecoder {
     }
 
     static let topKeys = [
-        "version", "name", "agent", "base_url", "time_zone", "seed", "env", "limits", "challenge", "jobs",
+        "version", "name", "agent", "base_url", "time_zone", "seed", "env", "limits", "challenge", "duplicates",
+        "jobs",
     ]
 
     func decode(_ root: YAMLNode?) -> Recipe? {
@@ -65,6 +66,7 @@ final class RecipeDecoder {
         let seed = fields["seed"].flatMap { string($0, what: "seed") } ?? recipeName
         let limits = fields["limits"].map(decodeLimits) ?? LimitOverrides()
         let challenge = fields["challenge"].flatMap(decodeChallenge)
+        let duplicates = fields["duplicates"].flatMap(decodeDuplicates)
         var jobs: [Job] = []
         if let node = fields["jobs"] {
             if let items = list(node, what: "jobs", nonEmpty: true) {
@@ -85,7 +87,8 @@ final class RecipeDecoder {
         guard let agent, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return Recipe(
             file: file, name: recipeName, agent: agent, baseURL: baseURL, timeZone: timeZone, seed: seed,
-            environment: environment, limits: limits, challenge: challenge, jobs: jobs)
+            environment: environment, limits: limits, challenge: challenge, duplicates: duplicates,
+            jobs: jobs)
     }
 
     static let jobKeys = ["id", "schedule", "steps"]

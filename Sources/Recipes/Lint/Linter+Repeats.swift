@@ -1,58 +1,95 @@
 import Foundation
 
 extension Linter {
-    /// Posts and comments that would say the same thing run after run. Moltbook suspends agents
-    /// for repeated content and the engine's duplicate guard skips every repeat within 30 days,
-    /// so a text with fewer variants than runs in the horizon is worth a warning, with the count.
-    ///
-    /// Rendered as the engine renders (the occurrence's date in the recipe's zone, the same
-    /// `{{ random }}` seed); a comment on posts a selector picks varies with the post only when
-    /// its template names a `{{ post.… }}` field. Environment variables count as constant.
-    static func repeatFindings(_ step: Step, job: Job, recipe: Recipe, occurrences: [Date], horizon: Int)
-        -> [Diagnostic]
-    {
-        let runs: Int
-        let templates: [Template]
-        let what: String
+    /// The texts a post or comment step publishes, as the linter renders them, and what they are.
+    struct PublishedTexts {
+        /// The templates whose text is published, the first one where findings point.
+        var templates: [Template]
+        /// How many copies each occurrence publishes (a selector's `max_per_run`).
+        var copiesPerRun: Int
+        /// The occurrences kept by the step's `max_per_day`.
+        var cap: Int?
+        /// "the post" or "the comment".
+        var what: String
+    }
+
+    /// What `step` publishes, or nil when it publishes no text the linter can render the way the
+    /// engine will: votes and follows, queue posts (each item once), comments whose template names
+    /// a `{{ post.… }}` field (each post's own fields make each comment different).
+    static func published(_ step: Step) -> PublishedTexts? {
         switch step.action {
         case .post(let post):
-            guard case .inline(let title, let content, let url) = post.body else { return [] }
-            templates = [title] + [content, url].compactMap { $0 }
-            runs = post.maxPerDay.map { capped(occurrences, perDay: $0).count } ?? occurrences.count
-            what = "the post"
+            guard case .inline(let title, let content, let url) = post.body else { return nil }
+            return PublishedTexts(
+                templates: [title] + [content, url].compactMap { $0 }, copiesPerRun: 1, cap: post.maxPerDay,
+                what: "the post")
         case .comment(let comment):
+            var copies = 1
             if case .selected(let selector) = comment.target {
                 if comment.content.segments.contains(where: { if case .target = $0 { true } else { false } }) {
-                    return []  // each post's own fields make each comment different
+                    return nil
                 }
-                runs = occurrences.count * selector.maxPerRun
-            } else {
-                runs = occurrences.count
+                copies = selector.maxPerRun
             }
-            templates = [comment.content]
-            what = "the comment"
+            return PublishedTexts(
+                templates: [comment.content], copiesPerRun: copies, cap: comment.maxPerDay, what: "the comment")
         default:
-            return []
+            return nil
         }
+    }
+
+    /// The normalised text `templates` render to at `occurrence`, as the engine renders them (the
+    /// occurrence's date in the recipe's zone, the same `{{ random }}` seed). Environment
+    /// variables count as constant.
+    static func rendered(_ templates: [Template], at occurrence: Date, job: Job, recipe: Recipe) -> String {
+        let context = TemplateContext(
+            date: occurrence, timeZone: recipe.timeZone, agent: recipe.agent.value,
+            seed: "\(recipe.seed)|\(job.id.value)|\(Int64(occurrence.timeIntervalSince1970))")
+        return ContentText.normalized(templates.map { $0.render(context) }.joined(separator: "\n"))
+    }
+
+    /// Posts and comments that would say the same thing again within the duplicate window.
+    /// Moltbook suspends agents for repeated content and the engine's duplicate guard skips a text
+    /// the agent sent within the window (`duplicates: window:`, 30 days by default), so a step
+    /// with fewer variants than runs in the window is worth a warning, with the counts.
+    ///
+    /// Simulated over the window or the lint horizon, whichever is longer, run by run as the
+    /// guard would see them: a text counts as skipped when the same text was sent less than a
+    /// window before; the copies a selector's run makes all carry the same text.
+    static func repeatFindings(_ step: Step, job: Job, recipe: Recipe, from: Date, horizon: Int) -> [Diagnostic] {
+        guard let published = published(step) else { return [] }
+        let window = recipe.duplicateWindow
+        let span = max(horizon, window)
+        var occurrences = occurrences(of: job.trigger, from: from, until: from.addingTimeInterval(TimeInterval(span)))
+        if let cap = published.cap { occurrences = capped(occurrences, perDay: cap) }
+        let runs = occurrences.count * published.copiesPerRun
         guard runs > 1 else { return [] }
-        var variants: Set<String> = []
-        for occurrence in occurrences.prefix(runs) {
-            let context = TemplateContext(
-                date: occurrence, timeZone: recipe.timeZone, agent: recipe.agent.value,
-                seed: "\(recipe.seed)|\(job.id.value)|\(Int64(occurrence.timeIntervalSince1970))")
-            variants.insert(ContentText.normalized(templates.map { $0.render(context) }.joined(separator: "\n")))
-            if variants.count >= runs { return [] }
+        var lastSent: [String: Date] = [:]
+        var skipped = 0
+        for occurrence in occurrences {
+            let text = rendered(published.templates, at: occurrence, job: job, recipe: recipe)
+            for _ in 0..<published.copiesPerRun {
+                if let last = lastSent[text], occurrence.timeIntervalSince(last) < TimeInterval(window) {
+                    skipped += 1
+                } else {
+                    lastSent[text] = occurrence
+                }
+            }
         }
-        let span = DurationText.format(horizon)
+        guard skipped > 0 else { return [] }
+        let variants = lastSent.count
+        let inSpan = "\(runs) runs in the next \(DurationText.format(span))"
+        let reason =
+            "within the \(DurationText.format(window)) duplicate window (Moltbook suspends agents for repeated content)"
         let message =
-            variants.count == 1
-            ? "\(what) says the same every time (\(runs) runs in the next \(span)): after the first, every copy "
-                + "is skipped as a duplicate (Moltbook suspends agents for repeated content)"
-            : "\(what) has \(variants.count) different texts for \(runs) runs in the next \(span): "
-                + "\(runs - variants.count) will be skipped as duplicates (Moltbook suspends agents for repeated content)"
+            variants == 1
+            ? "\(published.what) says the same every time (\(inSpan)): after the first, every copy is skipped as a "
+                + "duplicate \(reason)"
+            : "\(published.what) has \(variants) different texts for \(inSpan): \(skipped) will be skipped as "
+                + "duplicates \(reason)"
         return [
             Diagnostic(
-                file: recipe.file, mark: templates[0].mark, severity: .warning, code: "lint-repeat",
+                file: recipe.file, mark: published.templates[0].mark, severity: .warning, code: "lint-repeat",
                 message: message,
                 expected: "a text that changes with each run (`{{ post.title }}`, a date, a queue of drafts)")
         ]

@@ -21,8 +21,7 @@ public enum Linter {
             var commentCapPerDay: Int?
             for step in job.steps {
                 findings += contentFindings(step, file: recipe.file)
-                findings += repeatFindings(
-                    step, job: job, recipe: recipe, occurrences: occurrences, horizon: options.horizon)
+                findings += repeatFindings(step, job: job, recipe: recipe, from: options.from, horizon: options.horizon)
                 switch step.action {
                 case .post(let post):
                     let runs = post.maxPerDay.map { cap in capped(occurrences, perDay: cap) } ?? occurrences

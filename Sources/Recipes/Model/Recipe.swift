@@ -19,6 +19,8 @@ public struct Recipe: Sendable, Equatable {
     public var limits: LimitOverrides
     /// How the agent answers verification challenges; nil: the engine's defaults.
     public var challenge: ChallengeSettings? = nil
+    /// How far back the duplicate guard compares; nil: 30 days.
+    public var duplicates: DuplicateSettings? = nil
     public var jobs: [Job]
 }
 
