@@ -75,7 +75,7 @@ struct PlanCollector {
             from: options.start, to: options.end, seed: options.seed, serverProfile: options.serverProfile.name,
             challengeRate: options.challengeRate, faultRate: options.faultRate, newAgent: options.newAgent,
             feed: feedDescription, feedPosts: feed.posts.count, stateCopied: stateCopied,
-            enforceDuplicates: options.enforceDuplicates ? true : nil)
+            stateSkipped: options.stateSkipped, enforceDuplicates: options.enforceDuplicates ? true : nil)
         var server = PlanResult.Server(
             requests: world.transport.inner.requestCount,
             rateLimited: tally.rateLimited.values.flatMap(\.values).reduce(0, +),
@@ -87,33 +87,26 @@ struct PlanCollector {
             server.suspensions = counters.suspensions
         }
         return PlanResult(
-            scenario: scenario, timeZones: zones, events: events,
-            summary: summary(recipes: recipes, options: options, tally: tally), server: server)
+            scenario: scenario, timeZones: zones, events: namingTargets(events),
+            summary: summary(tally: tally), server: server)
     }
 
-    func summary(recipes: [Recipe], options: PlanOptions, tally: PlanTransport.Tally) -> [PlanResult.ClassSummary] {
+    func summary(tally: PlanTransport.Tally) -> [PlanResult.ClassSummary] {
         var lines: [String: PlanResult.ClassSummary] = [:]
         func line(_ agent: String, _ limitClass: String) -> PlanResult.ClassSummary {
             lines["\(agent)|\(limitClass)"] ?? PlanResult.ClassSummary(agent: agent, limitClass: limitClass)
         }
-        var doneTimes: [String: [Date]] = [:]
         for event in events {
             var summary = line(event.agent, event.limitClass)
             switch event.outcome {
             case .done:
                 summary.executed += 1
-                doneTimes["\(event.agent)|\(event.limitClass)", default: []].append(event.time)
-                if event.limitClass != "verify", event.limitClass != "read", event.limitClass != "schedule" {
-                    doneTimes["\(event.agent)|write", default: []].append(event.time)
-                }
             case .deferred: if event.key == nil { summary.deferred += 1 }
             case .skipped: summary.skipped += 1
             case .failed, .uncertain: summary.failed += 1
             case .challenged:
                 summary.executed += 1
                 summary.challenges += 1
-                doneTimes["\(event.agent)|\(event.limitClass)", default: []].append(event.time)
-                doneTimes["\(event.agent)|write", default: []].append(event.time)
             }
             lines["\(event.agent)|\(event.limitClass)"] = summary
         }
@@ -131,26 +124,47 @@ struct PlanCollector {
                 lines["\(agent)|\(limitClass)"] = summary
             }
         }
-        // Peak use of each local rule: the most admissions in any window of its period.
-        for recipe in recipes {
-            let agent = recipe.agent.value
-            var profile = LimitRules.profile(
-                createdAt: options.start.addingTimeInterval(options.newAgent ? -3_600 : -25 * 3_600), at: options.end)
-            for other in recipes where other.agent.value == agent { profile = profile.applying(other.limits) }
-            for (limitClass, rules) in LimitRules.rules(for: profile) {
-                guard let times = doneTimes["\(agent)|\(limitClass.rawValue)"], !times.isEmpty else { continue }
-                var summary = line(agent, limitClass.rawValue)
-                guard summary.budget.isEmpty else { continue }
-                if limitClass == .write { summary.executed = times.count }
-                summary.budget = rules.map { rule in
-                    PlanResult.Budget(
-                        rule: rule.id, limit: rule.limit, periodSeconds: rule.period,
-                        peak: Self.peak(times.sorted(), period: rule.period))
+        // Peak use of each limit the simulated server enforced, from what it applied.
+        let config = world.model.config
+        let created = world.created.withLock { $0 }
+        for (agent, classes) in tally.accepted {
+            for (limitClass, times) in classes {
+                let budget = PlanServerBudget.budgets(
+                    times: times, limitClass: limitClass, config: config, createdAt: created[agent])
+                var summary = line(agent, limitClass)
+                if limitClass == "write" || limitClass == "read" { summary.executed = times.count }
+                guard !budget.isEmpty || summary.executed > 0 || lines["\(agent)|\(limitClass)"] != nil else {
+                    continue
                 }
-                lines["\(agent)|\(limitClass.rawValue)"] = summary
+                summary.budget = budget
+                lines["\(agent)|\(limitClass)"] = summary
             }
         }
         return lines.values.sorted { ($0.agent, $0.limitClass) < ($1.agent, $1.limitClass) }
+    }
+
+    /// The events with the title and author of each post they target: the feed's posts as
+    /// published, and the posts the planned agents created.
+    func namingTargets(_ events: [PlanResult.Event]) -> [PlanResult.Event] {
+        var known = world.published.withLock { $0 }
+        for (key, id) in store.createdPosts.withLock({ $0 }) {
+            guard let intent = store.intent(key: key), let title = intent.write?.title else { continue }
+            known[id] = PlanResult.PostRef(title: title, author: intent.intent.account)
+        }
+        return events.map { event in
+            guard let target = event.target, Self.targetsPost(event.action), let post = known[target] else {
+                return event
+            }
+            var named = event
+            named.targetTitle = post.title
+            named.targetAuthor = post.author
+            return named
+        }
+    }
+
+    /// Whether an event's action takes a post id as its target.
+    static func targetsPost(_ action: String) -> Bool {
+        action == "comment" || action == "upvote_post" || action == "downvote_post"
     }
 
     /// The most instants of `times` (sorted) inside any half-open window of `period` seconds.

@@ -23,6 +23,9 @@ public struct PlanOptions: Sendable {
     public var feed: PlanFeed?
     /// Posts the generator writes per submolt per hour.
     public var feedPostsPerHour: Double = 1
+    /// Why the state file was not copied although it exists (`--from` in the future); shown
+    /// in the result's scenario.
+    public var stateSkipped: String?
     /// Stops a runaway simulation.
     public var maxPasses = 2_000_000
     /// Whether the simulated server's answers travel as JSON bytes the client parses, as over

@@ -4,9 +4,10 @@ extension PlanResult {
     /// `plan --explain JOB`: for each occurrence of the job (`JOB` or `RECIPE/JOB`), the chain
     /// of decisions: schedule occurrence → each limiter verdict (deferred until t because rule R)
     /// → the outcome. Nil when no event names the job.
-    public func explain(job: String) -> String? {
+    public func explain(job: String, zone display: PlanDisplayZone? = nil) -> String? {
+        let zone = (display ?? defaultDisplayZone).zone
         let parts = job.split(separator: "/", maxSplits: 1).map(String.init)
-        let matching = events.filter { event in
+        let matching = eventsByTime.filter { event in
             parts.count == 2 ? event.recipe == parts[0] && event.job == parts[1] : event.job == job
         }
         guard !matching.isEmpty else { return nil }
@@ -21,9 +22,8 @@ extension PlanResult {
         for id in order {
             let chain = byWrite[id]!
             let first = chain[0]
-            let zone = TimeZone(identifier: timeZones[first.agent] ?? "UTC") ?? .gmt
-            let what = [first.action, first.target ?? first.submolt, first.title.map { "\"\(Self.cut($0, 50))\"" }]
-                .compactMap { $0 }.joined(separator: " ")
+            let what = [first.action, Self.targetText(first), first.title.map { "\"\(Self.cut($0, 50))\"" }]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
             if let occurrence = first.occurrence {
                 lines.append("\(first.recipe)/\(first.job): occurrence \(Self.local(occurrence, zone)) → \(what)")
             } else {

@@ -4,7 +4,7 @@ extension PlanResult {
     /// A self-contained page (well-formed XHTML, no external resources): an SVG timeline with
     /// one lane per agent and class, actions as marks, deferrals as bars to the time they wait
     /// for, and the rolling 24-hour use of the class as a line; then the summary and the table.
-    public func html() -> String {
+    public func html(zone display: PlanDisplayZone? = nil) -> String {
         let lanes = laneKeys()
         let width = 1_200.0
         let left = 210.0

@@ -2,25 +2,27 @@ import Foundation
 import MoltbookAPI
 
 extension PlanResult {
-    /// The terminal table: one line per event, times in the agent's zone, then the summary.
-    /// `colour` adds ANSI colours to the outcome column.
-    public func text(colour: Bool) -> String {
+    /// The terminal table: one line per event in the order of their instants, every time in
+    /// `zone`, then the summary. `colour` adds ANSI colours to the outcome column.
+    public func text(colour: Bool, zone display: PlanDisplayZone? = nil) -> String {
+        let display = display ?? defaultDisplayZone
+        let zone = display.zone
         var lines: [String] = []
         lines.append(
             "plan \(Self.iso(scenario.from)) → \(Self.iso(scenario.to)), seed \(scenario.seed), server \(scenario.serverProfile)"
                 + (scenario.newAgent ? ", new agent" : "") + ", feed \(scenario.feed) (\(scenario.feedPosts) posts)"
                 + (scenario.stateCopied ? ", from a copy of the state" : ", from an empty state"))
+        if let skipped = scenario.stateSkipped { lines.append(skipped) }
+        lines.append(display.header)
         lines.append("")
         let header = ["time", "agent", "action", "target", "title / excerpt", "outcome", "limit or reason"]
         var rows: [[String]] = []
         var outcomes: [Outcome] = []
-        var zones = Zones()
-        for event in events {
-            let zone = zones.zone(timeZones[event.agent])
+        for event in eventsByTime {
             var reason = event.reason ?? ""
             if let until = event.until, event.outcome == .deferred { reason += " (until \(Self.local(until, zone)))" }
             rows.append([
-                Self.local(event.time, zone), event.agent, event.action, event.target ?? event.submolt ?? "",
+                Self.local(event.time, zone), event.agent, event.action, Self.targetText(event),
                 Self.cut(event.title ?? event.excerpt ?? "", 40), event.outcome.rawValue, Self.cut(reason, 70),
             ])
             outcomes.append(event.outcome)
@@ -31,7 +33,8 @@ extension PlanResult {
         }
         lines.append("")
         let summaryHeader = [
-            "agent", "class", "executed", "deferred", "skipped", "failed", "429s", "challenges", "budget",
+            "agent", "class", "executed", "deferred", "skipped", "failed", "429s", "challenges",
+            "server limits: peak/limit",
         ]
         let summaryRows = summary.map { line in
             [

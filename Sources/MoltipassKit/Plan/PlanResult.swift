@@ -20,7 +20,11 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var summary: String
         /// The limit class the action counts against (`post`, `comment`, `vote`, …; `read` for selection).
         public var limitClass: String
+        /// The write's target: a post or comment id, an agent, a submolt.
         public var target: String?
+        /// When the target is a post: its title and author, as the server showed them.
+        public var targetTitle: String? = nil
+        public var targetAuthor: String? = nil
         public var submolt: String?
         public var title: String?
         /// The first line of the content, shortened.
@@ -48,11 +52,24 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var challenges = 0
         /// 429s the simulated server answered.
         public var rateLimited = 0
-        /// Per local rule: the most admissions seen in any window of the rule's period, and its limit.
+        /// Per limit the simulated server enforced on the class: the most requests it applied in
+        /// one window of the limit, and the limit.
         public var budget: [Budget] = []
     }
 
-    /// Peak use of one rule over the horizon.
+    /// A post's title and author (the target of a vote or comment).
+    public struct PostRef: Sendable, Codable, Equatable {
+        public var title: String
+        public var author: String?
+
+        public init(title: String, author: String?) {
+            self.title = title
+            self.author = author
+        }
+    }
+
+    /// Peak use of one limit of the simulated server over the horizon: the most requests of
+    /// the class it applied within one window of the limit.
     public struct Budget: Sendable, Codable, Equatable {
         public var rule: String
         public var limit: Int
@@ -73,6 +90,9 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var feedPosts: Int
         /// Whether the simulation started from a copy of a real state file.
         public var stateCopied: Bool
+        /// Why a state file that exists was not copied (`--from` in the future without
+        /// `--from-state`); absent otherwise.
+        public var stateSkipped: String? = nil
         /// `--enforce-duplicates` (absent when off).
         public var enforceDuplicates: Bool? = nil
     }

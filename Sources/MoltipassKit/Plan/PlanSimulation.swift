@@ -18,6 +18,9 @@ public struct PlanSimulation: Sendable {
     public let statePath: String?
     public var environment: [String: String] = [:]
     public var logger = Logger(label: "moltipass.plan") { _ in SwiftLogNoOpLogHandler() }
+    /// Called with the simulated instant before each pass (a progress line on a terminal).
+    /// The callee decides how often to show it; nothing here reads a clock.
+    public var progress: (@Sendable (Date) -> Void)?
 
     public init(recipes: [Recipe], options: PlanOptions, statePath: String?) {
         self.recipes = recipes
@@ -72,6 +75,7 @@ public struct PlanSimulation: Sendable {
                 feedIndex += 1
             }
             world.set(instant)
+            progress?(instant)
             let report = await runners[agent]!.pass(now: instant)
             passes += 1
             var again = report.nextDue

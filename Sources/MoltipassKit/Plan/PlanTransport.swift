@@ -11,6 +11,10 @@ final class PlanTransport: HTTPTransport, Sendable {
         var rateLimited: [String: [String: Int]] = [:]
         /// Faults injected by agent.
         var faults: [String: Int] = [:]
+        /// When the simulated server applied each request of an agent, by class (`read` for
+        /// GETs; every other request also under `write`): what its limits counted. A request
+        /// refused (429, 5xx, a connection dropped before it was applied) is not here.
+        var accepted: [String: [String: [Date]]] = [:]
     }
 
     /// The fault modes `--fault-rate` draws from: errors with no effect and lost connections
@@ -23,8 +27,11 @@ final class PlanTransport: HTTPTransport, Sendable {
     private let dice: Mutex<SandboxRandom>
     private let tally = Mutex(Tally())
 
-    init(inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64) {
+    private let clock: @Sendable () -> Date
+
+    init(inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64, clock: @escaping @Sendable () -> Date) {
         self.inner = inner
+        self.clock = clock
         self.faultRate = faultRate
         dice = Mutex(SandboxRandom(seed: seed ^ 0xFA17))
     }
@@ -40,21 +47,43 @@ final class PlanTransport: HTTPTransport, Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let agent = request.headers["Authorization"].flatMap { header in agentsByKey.withLock { $0[header] } }
         let path = request.url.path
+        var injected: FaultMode?
         if faultRate > 0, let agent, !path.hasSuffix("/agents/register") {
-            let fault: FaultMode? = dice.withLock { dice in
+            injected = dice.withLock { dice in
                 dice.unit() < faultRate ? Self.faultModes[dice.index(Self.faultModes.count)] : nil
             }
-            if let fault {
+            if let fault = injected {
                 model.injectFaults([FaultSpec(mode: fault, pathPrefix: path, method: request.method.rawValue)])
                 tally.withLock { $0.faults[agent, default: 0] += 1 }
             }
         }
-        let response = try await inner.send(request)
-        if response.status == 429, let agent {
-            let limitClass = Self.limitClass(method: request.method, path: path)
+        guard let agent else { return try await inner.send(request) }
+        let limitClass = Self.limitClass(method: request.method, path: path)
+        let response: HTTPResponse
+        // A dropped connection whose request was applied (`drop`) counted at the server unless
+        // a limit refused it there.
+        let refusedBefore = injected == .drop ? model.counters().rateLimited : 0
+        do {
+            response = try await inner.send(request)
+        } catch {
+            if injected == .drop, model.counters().rateLimited == refusedBefore { accept(agent, limitClass) }
+            throw error
+        }
+        if response.status == 429 {
             tally.withLock { $0.rateLimited[agent, default: [:]][limitClass, default: 0] += 1 }
+        } else if (200..<300).contains(response.status) {
+            accept(agent, limitClass)
         }
         return response
+    }
+
+    /// Notes a request the simulated server applied, at the virtual instant.
+    private func accept(_ agent: String, _ limitClass: String) {
+        let now = clock()
+        tally.withLock { tally in
+            tally.accepted[agent, default: [:]][limitClass, default: []].append(now)
+            if limitClass != "read" { tally.accepted[agent, default: [:]]["write", default: []].append(now) }
+        }
     }
 
     /// The limit class a request counts against (for the 429 tally).

@@ -17,6 +17,11 @@ final class PlanWorld: Sendable {
     private let clients = Mutex<[String: MoltbookClient]>([:])
     /// Challenges the simulated solver answered, by agent.
     let solved = Mutex<[String: Int]>([:])
+    /// When each agent was registered (its `created_at`: which limits the server applies).
+    let created = Mutex<[String: Date]>([:])
+    /// The feed's posts as published (id → title and author), to name the targets of votes
+    /// and comments in the timeline.
+    let published = Mutex<[String: PlanResult.PostRef]>([:])
 
     init(options: PlanOptions) {
         var config = SandboxConfig(
@@ -29,7 +34,7 @@ final class PlanWorld: Sendable {
         now = clock
         self.model = model
         let inner = InProcessSandboxTransport(model: model, handsOverTrees: !options.serializedBodies) { clock.now }
-        transport = PlanTransport(inner: inner, faultRate: options.faultRate, seed: options.seed)
+        transport = PlanTransport(inner: inner, faultRate: options.faultRate, seed: options.seed) { clock.now }
     }
 
     var clock: Date { now.now }
@@ -57,6 +62,7 @@ final class PlanWorld: Sendable {
         set(instant)
         let key = try await client(nil).register(name: name, description: "simulated by moltipass plan").value.apiKey
         keys.withLock { $0[name] = key }
+        created.withLock { $0[name] = instant }
         if tracked { transport.register(key: key, agent: name) }
     }
 
@@ -80,6 +86,9 @@ final class PlanWorld: Sendable {
             do {
                 let created = try await client.createPost(
                     .text(submolt: post.submolt, title: post.title, content: post.content))
+                if let id = created.value.item?.id {
+                    published.withLock { $0[id] = PlanResult.PostRef(title: post.title, author: author) }
+                }
                 if let challenge = created.value.challenge {
                     _ = try? await answer(code: challenge.code, client: client)
                 }

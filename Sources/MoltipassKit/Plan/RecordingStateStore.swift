@@ -14,6 +14,8 @@ final class RecordingStateStore: StateStore, Sendable {
 
     let inner: any StateStore
     let intents = Mutex<[String: Intent]>([:])
+    /// The server's id of each post a journaled write created (journal key → id).
+    let createdPosts = Mutex<[String: String]>([:])
 
     init(inner: any StateStore) { self.inner = inner }
 
@@ -110,7 +112,11 @@ private struct RecordingTransaction: StateTransaction {
     }
     func markSent(key: String, at now: Date) throws -> JournalEntry { try inner.markSent(key: key, at: now) }
     func markDone(key: String, remoteID: String?, at now: Date) throws -> JournalEntry {
-        try inner.markDone(key: key, remoteID: remoteID, at: now)
+        let entry = try inner.markDone(key: key, remoteID: remoteID, at: now)
+        if let remoteID, entry.action == PlannedWrite.Kind.post.rawValue {
+            store.createdPosts.withLock { $0[key] = remoteID }
+        }
+        return entry
     }
     func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry {
         try inner.markFailed(key: key, reason: reason, retryAt: retryAt, at: now)
