@@ -17,7 +17,8 @@ public struct PlanDisplayZone: Sendable, Equatable {
             }
             return PlanDisplayZone(identifier: flag, why: "--tz", zone: zone)
         }
-        let distinct = Array(Set(recipeZones)).sorted()
+        // Foundation names UTC "GMT"; the recipes and `--tz` say UTC.
+        let distinct = Array(Set(recipeZones.map { $0 == "GMT" ? "UTC" : $0 })).sorted()
         if distinct.count == 1, let only = distinct.first, let zone = TimeZone(identifier: only) {
             return PlanDisplayZone(identifier: only, why: "the recipes' zone", zone: zone)
         }

@@ -74,7 +74,7 @@ public struct PlanLive: Sendable {
             }
         }
         var rows: [PlanLiveResult.Row] = []
-        var shown: Set<String> = []
+        var shown: [String: String] = [:]
         var paused: [String: Date] = [:]
         var authBroken: [String: String] = [:]
         for (at, recipe) in passes.sorted(by: { $0.at < $1.at }) {
@@ -92,7 +92,6 @@ public struct PlanLive: Sendable {
             let refused = clients.refused(agent)
             var next = refusedBefore
             for item in report.items {
-                if let key = item.key, !shown.insert(key).inserted { continue }
                 var request: String?
                 var outcome = item.outcome.rawValue
                 var reason = item.reason
@@ -104,6 +103,11 @@ public struct PlanLive: Sendable {
                     }
                     reason = nil
                 }
+                // A pending write is drained again by a later job's pass: shown again only when
+                // what would happen to it changed.
+                let unchanged = "\(outcome)|\(reason ?? "")|\(item.until.map { "\($0.timeIntervalSince1970)" } ?? "")"
+                if let key = item.key, shown[key] == unchanged { continue }
+                if let key = item.key { shown[key] = unchanged }
                 let intent = item.key.flatMap(store.intent(key:))
                 let write = item.action == "verify" ? nil : intent?.write
                 rows.append(
