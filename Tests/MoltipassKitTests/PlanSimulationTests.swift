@@ -188,7 +188,8 @@ struct PlanSimulationTests {
         #expect(result.explain(job: "nope") == nil)
     }
 
-    /// The HTML page parses as XML and has the SVG timeline with a lane per agent and class.
+    /// The HTML page parses as XML and has the chart (a lane per agent and class, its legend),
+    /// the problems, the per-day totals and the filterable table.
     @Test func htmlIsWellFormed() async throws {
         let result = try await simulate([Self.postsAndVotes, Self.comments], horizon: 2 * 86_400) {
             $0.challengeRate = 0.3
@@ -197,10 +198,14 @@ struct PlanSimulationTests {
         let parser = XMLParser(data: Data(html.utf8))
         let ok = parser.parse()
         #expect(ok, "\(String(describing: parser.parserError)) line \(parser.lineNumber)")
-        #expect(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-        #expect(html.contains("planner · post"))
-        #expect(html.contains("class=\"deferred\""))
+        #expect(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\""))
+        #expect(html.contains(">planner</text><text class=\"label sub\" x=\"6\""))
+        #expect(html.contains("<rect class=\"waiting\""))
+        #expect(html.contains("<rect class=\"challenged\""))
         #expect(html.contains("polyline class=\"budget\""))
+        #expect(html.contains("<h2>Problems</h2>") && html.contains("<h2>Per day</h2>"))
+        #expect(html.contains("<table id=\"timeline\">"))
+        #expect(html.contains("times in UTC (the recipes&#39; zones differ: Europe/Berlin, UTC; --tz chooses)"))
     }
 
     /// A real state file: the plan starts from its copy (cursor respected) and leaves it byte-identical.
