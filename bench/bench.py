@@ -206,7 +206,7 @@ def cold_start():
     try:
         recipe = cold_recipe(work)
         state = os.path.join(work.path, "state.sqlite")
-        once = [MOLTIPASS, "run", recipe, "--once", "--state", state]
+        once = [MOLTIPASS, "run", recipe, "--once", "--detailed-exitcode", "--state", state]
         first = work.run(once, check=False)
         if first.returncode != 3:
             raise RuntimeError(f"the first run should find nothing due (exit 3): {first.returncode} {first.stderr}")

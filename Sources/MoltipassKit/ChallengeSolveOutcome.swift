@@ -13,7 +13,7 @@ public struct ChallengeSolveOutcome: Sendable, Equatable {
     /// The answer line (`"15.00"`), or nil for a decline.
     public var answer: String? { solution.answerText }
 
-    /// `.ok` for an answer, `.declined` (68) otherwise.
+    /// `.ok` for an answer, `.declined` (13) otherwise.
     public var exitStatus: ExitStatus { solution.isDeclined ? .declined : .ok }
 
     /// The stderr text: the reason for a decline; with `explain`, the confidence and reading of an answer.

@@ -14,9 +14,9 @@ public enum ErrorReporting {
         }
     }
 
-    /// Keychain failures: a name or file that already exists is a conflict (73), a bad name
+    /// Keychain failures: a name or file that already exists is a conflict (14), a bad name
     /// or KDF parameter on the command line is usage (64), everything else — wrong passphrase,
-    /// modified file, unsafe permissions, no passphrase source, missing file or entry — is 67.
+    /// modified file, unsafe permissions, no passphrase source, missing file or entry — is 12.
     public static func exitStatus(for error: KeychainError) -> ExitStatus {
         switch error {
         case .entryExists, .alreadyExists: return .conflict

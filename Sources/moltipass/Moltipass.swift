@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MoltipassKit
 
 /// The `moltipass` command line: parsing only; the work happens in MoltipassKit.
 @main
@@ -12,4 +14,11 @@ struct Moltipass: AsyncParsableCommand {
             Register.self, Claim.self, Demo.self, ChallengeCommand.self,
         ]
     )
+
+    /// No subcommand is a usage error: the help on stderr, exit 64 (`moltipass --help` prints
+    /// it on stdout and exits 0).
+    func run() async throws {
+        FileHandle.standardError.write(Data((Self.helpMessage() + "\n").utf8))
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
 }

@@ -40,10 +40,10 @@ struct ChallengeCommandTests {
         #expect(result.stderr.contains("32 - 9"))
     }
 
-    /// A text without a problem is declined: reason on stderr, nothing on stdout, exit 68.
+    /// A text without a problem is declined: reason on stderr, nothing on stdout, exit 13.
     @Test func builtinDeclinesNonsense() async throws {
         let result = try await Self.solve([], input: "the lobster waves hello")
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("declined"))
     }
@@ -51,14 +51,14 @@ struct ChallengeCommandTests {
     /// A threshold above every confidence turns an answer into a decline that names the reading.
     @Test func thresholdDeclines() async throws {
         let result = try await Self.solve(["--threshold", "0.99"])
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stderr.contains("32 - 9"))
     }
 
     /// `--solver none` always declines.
     @Test func noneDeclines() async throws {
         let result = try await Self.solve(["--solver", "none"])
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("none"))
     }
@@ -86,7 +86,7 @@ struct ChallengeCommandTests {
         defer { directory.remove() }
         let path = try Self.script(name, body, in: directory)
         let result = try await Self.solve(["--solver", "command:\(path)"])
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(fragment), "stderr: \(result.stderr)")
     }
@@ -94,7 +94,7 @@ struct ChallengeCommandTests {
     /// A missing solver program is a decline, not a crash.
     @Test func missingCommand() async throws {
         let result = try await Self.solve(["--solver", "command:/nonexistent/solver"])
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stderr.contains("not an executable"))
     }
 
@@ -108,7 +108,7 @@ struct ChallengeCommandTests {
         let started = Date()
         let result = try await Self.solve(["--solver", "command:\(path)", "--timeout", "1"])
         let elapsed = Date().timeIntervalSince(started)
-        #expect(result.status == 68)
+        #expect(result.status == 13)
         #expect(result.stderr.contains("within 1 s"), "stderr: \(result.stderr)")
         #expect(elapsed < 60, "took \(elapsed) s")
     }

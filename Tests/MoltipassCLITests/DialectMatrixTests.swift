@@ -153,6 +153,8 @@ struct DialectMatrixTests {
         #expect(!outcomes.contains("failed") && !outcomes.contains("uncertain"), "run \(step): \(run.stdout)")
         let expected: Int32 = outcomes.contains("done") ? 0 : outcomes.contains("deferred") ? 4 : 3
         #expect(run.status == expected, "run \(step) [\(dialect.rawValue)]: \(run.stderr)")
+        let outcome = expected == 0 ? "done" : expected == 4 ? "deferred" : "nothing_due"
+        #expect(report["outcome"]?.string == outcome, "run \(step) [\(dialect.rawValue)]")
         for item in items where item["outcome"]?.string == "deferred" {
             let action = item["action"]?.string ?? ""
             let reason = item["reason"]?.string ?? ""

@@ -39,19 +39,19 @@ struct KeysCommandTests {
         #expect(removed.status == 0 && removed.stdout == "removed alpha\n")
         #expect(try await home.listJSON().map { $0["name"]?.string } == ["beta"])
         let missing = try await home.run(["keys", "remove", "alpha"])
-        #expect(missing.status == 67)
+        #expect(missing.status == 12)
         #expect(missing.stderr.contains("no entry named alpha"))
         home.expectNoLeak(of: [Self.alphaKey, Self.betaKey])
     }
 
-    /// An existing name without --replace exits 73 and keeps the old key; with it, the key changes.
+    /// An existing name without --replace exits 14 and keeps the old key; with it, the key changes.
     @Test func existingNameNeedsReplace() async throws {
         let home = try KeysHome()
         defer { home.remove() }
         try await home.initKeychain()
         #expect(try await home.add("alpha", key: Self.alphaKey).status == 0)
         let refused = try await home.add("alpha", key: Self.betaKey)
-        #expect(refused.status == 73)
+        #expect(refused.status == 14)
         #expect(refused.stderr.contains("already exists") && refused.stderr.contains("--replace"))
         #expect(try await home.listJSON().first?["key_fingerprint"]?.string == APIKey(Self.alphaKey).fingerprint)
 
@@ -79,7 +79,7 @@ struct KeysCommandTests {
         home.expectNoLeak(of: [Self.alphaKey])
     }
 
-    /// passwd re-encrypts: the old passphrase then fails with the one error (67), the new one
+    /// passwd re-encrypts: the old passphrase then fails with the one error (12), the new one
     /// opens the same entries.
     @Test func passwdRoundTrip() async throws {
         let home = try KeysHome()
@@ -95,7 +95,7 @@ struct KeysCommandTests {
         #expect(try KeysHome.mode(of: home.keychainPath) == 0o600)
 
         let old = try await home.run(["keys", "list"])
-        #expect(old.status == 67)
+        #expect(old.status == 12)
         #expect(old.stderr.contains("cannot open keychain: wrong passphrase or the file was modified"))
 
         let new = try await home.run(["keys", "list", "--passphrase-file", newFile])
@@ -106,24 +106,24 @@ struct KeysCommandTests {
         #expect(revealed.stdout == Self.alphaKey + "\n")
 
         let noNew = try await home.run(["keys", "passwd", "--passphrase-file", newFile])
-        #expect(noNew.status == 67)
+        #expect(noNew.status == 12)
         #expect(noNew.stderr.contains("--new-passphrase-file"))
         home.expectNoLeak(of: [Self.alphaKey])
     }
 
-    /// A keychain readable by others (0644) is refused with the chmod that fixes it, exit 67.
+    /// A keychain readable by others (0644) is refused with the chmod that fixes it, exit 12.
     @Test func groupReadableKeychainRefused() async throws {
         let home = try KeysHome()
         defer { home.remove() }
         try await home.initKeychain()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: home.keychainPath)
         let result = try await home.run(["keys", "list"])
-        #expect(result.status == 67)
+        #expect(result.status == 12)
         #expect(result.stderr.contains("chmod 600 \(home.keychainPath)"))
         #expect(result.stdout.isEmpty)
     }
 
-    /// Without a terminal and without any passphrase source, every key command fails with 67 and
+    /// Without a terminal and without any passphrase source, every key command fails with 12 and
     /// names the sources; nothing waits for input (a wait would be killed at the runner's timeout
     /// and fail the status check; no wall-clock bound here, which a loaded CI machine once broke).
     @Test(arguments: [
@@ -135,7 +135,7 @@ struct KeysCommandTests {
         if arguments != ["keys", "init"] { try await home.initKeychain() }
         let result = try await home.run(
             arguments, stdin: Self.alphaKey, extra: ["MOLTIPASS_PASSPHRASE_FILE": ""], timeout: 60)
-        #expect(result.status == 67, "\(result.stderr)")
+        #expect(result.status == 12, "\(result.stderr)")
         #expect(result.stderr.contains("MOLTIPASS_PASSPHRASE_FILE or MOLTIPASS_PASSPHRASE"))
         home.expectNoLeak(of: [Self.alphaKey])
     }
@@ -159,28 +159,28 @@ struct KeysCommandTests {
             ["keys", "list"], extra: ["MOLTIPASS_PASSPHRASE_FILE": "", "MOLTIPASS_PASSPHRASE": "right one"])
         #expect(value.status == 0)
         let wrong = try await home.run(["keys", "list", "--passphrase-file", wrongFile])
-        #expect(wrong.status == 67)
+        #expect(wrong.status == 12)
         #expect(wrong.stderr.contains("wrong passphrase or the file was modified"))
     }
 
-    /// A group-readable passphrase file is refused (67) with the chmod fix.
+    /// A group-readable passphrase file is refused (12) with the chmod fix.
     @Test func groupReadablePassphraseFileRefused() async throws {
         let home = try KeysHome()
         defer { home.remove() }
         try await home.initKeychain()
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: home.passphraseFile)
         let result = try await home.run(["keys", "list"])
-        #expect(result.status == 67)
+        #expect(result.status == 12)
         #expect(result.stderr.contains("chmod 600 \(home.passphraseFile)"))
     }
 
-    /// --keychain and MOLTIPASS_KEYCHAIN move the file; a missing keychain is 67 with the fix.
+    /// --keychain and MOLTIPASS_KEYCHAIN move the file; a missing keychain is 12 with the fix.
     @Test func keychainLocation() async throws {
         let home = try KeysHome()
         defer { home.remove() }
         let flagPath = home.path + "/elsewhere/keys"
         let missing = try await home.run(["keys", "list", "--keychain", flagPath])
-        #expect(missing.status == 67)
+        #expect(missing.status == 12)
         #expect(missing.stderr.contains("no keychain at \(flagPath); create one with `moltipass keys init`"))
         let created = try await home.run(["keys", "init", "--keychain", flagPath, "--scrypt-log2n", "10"])
         #expect(created.status == 0)
@@ -190,7 +190,7 @@ struct KeysCommandTests {
         #expect(viaVariable.status == 0)
         #expect(viaVariable.stdout.contains("no entries in \(flagPath)"))
         let again = try await home.run(["keys", "init", "--keychain", flagPath, "--scrypt-log2n", "10"])
-        #expect(again.status == 73)
+        #expect(again.status == 14)
     }
 
     /// Bad input: an invalid entry name (64), an empty key on stdin (64), an out-of-range

@@ -18,7 +18,7 @@ struct LintCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
-    /// Error-severity findings in valid recipes: exit 66 with the finding at its position, no `ok` line.
+    /// Error-severity findings in valid recipes: exit 11 with the finding at its position, no `ok` line.
     @Test(arguments: [
         ("lint-secret.yaml", "11:20: error: ", "looks like a Moltbook API key"),
         ("lint-title-too-long.yaml", "10:18: error: ", "over Moltbook's limit of 300"),
@@ -29,7 +29,7 @@ struct LintCommandTests {
     func errorFinding(_ name: String, _ position: String, _ fragment: String) async throws {
         let file = "fixtures/recipes/bad/" + name
         let result = try await Self.moltipass(["lint", "--from", Self.from, file])
-        #expect(result.status == 66)
+        #expect(result.status == 11)
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderr.split(separator: "\n").contains {
@@ -189,17 +189,17 @@ struct LintCommandTests {
         #expect(newAgent.stderr.contains("(1 per 2h)"), "\(newAgent.stderr)")
     }
 
-    /// `lint --json`: findings with severities, the settings used, and exit 66 as in text mode.
+    /// `lint --json`: findings with severities, the settings used, and exit 11 as in text mode.
     @Test func jsonReport() async throws {
         let result = try await Self.moltipass([
             "lint", "--json", "--from", Self.from, "--horizon", "36h", "recipes/setup.yaml",
             "fixtures/recipes/bad/lint-secret.yaml", "fixtures/recipes/bad/lint-post-rate.yaml",
         ])
-        #expect(result.status == 66)
+        #expect(result.status == 11)
         #expect(result.stderr.isEmpty)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["command"] as? String == "lint")
-        #expect(report["exit_status"] as? Int == 66)
+        #expect(report["exit_status"] as? Int == 11)
         #expect(report["from"] as? String == Self.from)
         #expect(report["horizon"] as? String == "1d12h")
         #expect(report["profile"] as? String == "standard")

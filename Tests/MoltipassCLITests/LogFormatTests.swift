@@ -27,8 +27,9 @@ struct LogFormatTests {
 
     /// `run --once --log-format json --log-level info`: every stderr line is JSON; the post is
     /// one `event=action` line with agent, recipe, job, step (a number), action, outcome and
-    /// request_id (the journal's idempotency key); the last line is `event=run` with the counts
-    /// and the exit status. A deferred run logs `next_allowed`. No line carries the key.
+    /// request_id (the journal's idempotency key); the last line is `event=run` with the counts,
+    /// the outcome and the exit status (`--detailed-exitcode`'s for the deferred run). A deferred
+    /// run logs `next_allowed`. No line carries the key.
     @Test func onceWritesJSONLines() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
@@ -55,6 +56,7 @@ struct LogFormatTests {
         let closing = try #require(lines.last)
         #expect(closing["event"]?.string == "run")
         #expect(closing["exit_status"] == .number(0))
+        #expect(closing["outcome"]?.string == "done")
         #expect(closing["done"] == .number(1))
         #expect(closing["message"]?.string?.hasPrefix("moltipass: 1 done") == true)
 
@@ -69,12 +71,14 @@ struct LogFormatTests {
         #expect(waiting["request_id"]?.string?.count == 32)
         #expect(waiting["request_id"] != posted["request_id"])
         #expect(later.last?["exit_status"] == .number(4))
+        #expect(later.last?["outcome"]?.string == "deferred")
         for output in [done.stderr, deferred.stderr] { #expect(!output.contains("moltbook_sk_")) }
         fixture.home.expectNoLeak(of: [])
     }
 
     /// Text format: `level message key=value` lines and the plain summary; `--log-level error`
-    /// drops the info lines but keeps the summary.
+    /// drops the info lines, and the summary of a run where nothing failed (quiet on success);
+    /// `--log-level warn` is `warning`; an unknown level is refused with the accepted values.
     @Test func textFormatAndLevel() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
@@ -97,14 +101,21 @@ struct LogFormatTests {
             [recipe, "--once", "--log-format", "text", "--log-level", "error"],
             at: RunFixture.t0.addingTimeInterval(5))
         #expect(quiet.status == 3, "\(quiet.stderr)")
-        #expect(
-            quiet.stderr.split(separator: "\n").map(String.init) == [quiet.stderr.trimmingCharacters(in: .newlines)])
-        #expect(quiet.stderr.hasPrefix("moltipass: 0 done"))
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+
+        let warn = try await fixture.run(
+            [recipe, "--once", "--log-format", "text", "--log-level", "warn"], at: RunFixture.t0.addingTimeInterval(10))
+        #expect(warn.status == 3, "\(warn.stderr)")
+        #expect(warn.stderr.isEmpty, "\(warn.stderr)")
 
         let wrong = try await fixture.run([recipe, "--once", "--log-format", "xml"], at: RunFixture.t0)
         #expect(wrong.status == 64)
         let level = try await fixture.run([recipe, "--once", "--log-level", "loud"], at: RunFixture.t0)
         #expect(level.status == 64)
+        for name in ["trace", "debug", "info", "notice", "warning", "error", "critical"] {
+            #expect(level.stderr.contains(name), "\(level.stderr)")
+        }
+        #expect(level.stderr.contains("`loud`"), "\(level.stderr)")
     }
 
     /// The daemon logs JSON on stdout: started, the post as an action line with step and

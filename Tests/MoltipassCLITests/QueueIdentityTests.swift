@@ -25,7 +25,7 @@ struct QueueIdentityTests {
 
     /// The run at half hour `step` (a few seconds past it: a run's clock starts at `--now`).
     static func run(_ fixture: RunFixture, _ recipe: String, step: Int) async throws -> ProcessRunner.Result {
-        try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(Double(step) * 1_805))
+        try await fixture.run([recipe, "--once", "--verbose"], at: t0.addingTimeInterval(Double(step) * 1_805))
     }
 
     /// Prepending an item re-posted an old one, reordering re-posted it a third time, copying the

@@ -18,7 +18,8 @@ struct ReadmeReferenceTests {
     }
 
     /// The README table "Exit codes" lists exactly ExitStatus's cases with their codes, in order,
-    /// and says that 68 is `challenge solve` declining.
+    /// and says that 13 is `challenge solve` declining; every code of 64 and above is one sysexits.h
+    /// gives the same meaning (64 usage, 65 data, 75 temporary failure, 77 permission).
     @Test func exitCodeTableMatchesExitStatus() throws {
         let rows = Readme.table(startingWith: "code", in: try Readme.section("Exit codes"))
         let documented = rows.map { (Int32($0[0]) ?? -1, $0[1]) }
@@ -26,15 +27,22 @@ struct ReadmeReferenceTests {
         #expect(declared.count >= 14)
         #expect(documented.map(\.0) == declared.map(\.0))
         #expect(documented.map(\.1) == declared.map(\.1))
-        let declined = rows.first { $0[0] == "68" }
+        let declined = rows.first { $0[0] == "13" }
         #expect(declined?[2].contains("`challenge solve`") == true)
+        let sysexits: [Int32: String] = [64: "EX_USAGE", 65: "EX_DATAERR", 75: "EX_TEMPFAIL", 77: "EX_NOPERM"]
+        for (code, name) in declared where code >= 64 {
+            let row = rows.first { $0[0] == "\(code)" }
+            #expect(sysexits[code] != nil, "\(code) \(name) is not a sysexits code of the same meaning")
+            #expect(row?[2].contains(sysexits[code] ?? "?") == true, "\(code): \(row ?? [])")
+        }
     }
 
     /// Every exit code `moltipass run --help` names is in the table.
     @Test func runHelpCodesAreDocumented() async throws {
         let help = try await ProcessRunner.run("moltipass", ["run", "--help"])
         #expect(help.status == 0)
-        let words = /\b(\d{1,2})\s+(?:something|nothing|deferred|another|paused|invalid|keychain|transient|auth)/
+        let words =
+            /\b(\d{1,2})\s+(?:something|nothing|deferred|locked|another|paused|a write|invalid|keychain|transient|auth)/
         let named = Set(help.stdout.matches(of: words).compactMap { Int32($0.1) })
         #expect(named.count >= 8, "\(help.stdout)")
         let table = Set(

@@ -6,9 +6,10 @@ import Testing
 /// `moltipass run` through the real binary against a `moltbook-sandbox` process.
 @Suite("moltipass run")
 struct RunCommandTests {
-    /// --once exits 0 after posting, 3 when nothing is due, 4 when the post cooldown defers the
-    /// next post (its `--json` report parses, snake_case, with the deferred item), 65 for an
-    /// invalid recipe, 67 for a wrong passphrase and 77 for an invalid key.
+    /// --once --detailed-exitcode exits 0 after posting, 3 when nothing is due, 4 when the post
+    /// cooldown defers the next post (its `--json` report parses, snake_case, with the deferred
+    /// item and the outcome), 65 for an invalid recipe, 12 for a wrong passphrase and 77 for an
+    /// invalid key.
     @Test func exitCodesAndJSONReport() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
@@ -17,7 +18,7 @@ struct RunCommandTests {
         let recipe = try fixture.postingRecipe("exit_poster")
         let t0 = RunFixture.t0
 
-        let done = try await fixture.run([recipe, "--once"], at: t0)
+        let done = try await fixture.run([recipe, "--once", "--verbose"], at: t0)
         #expect(done.status == 0, "\(done.stderr)")
         #expect(done.stderr.contains("1 done"))
         let nothing = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(5))
@@ -26,6 +27,7 @@ struct RunCommandTests {
         let deferred = try await fixture.run([recipe, "--once", "--json"], at: t0.addingTimeInterval(1_805))
         #expect(deferred.status == 4, "\(deferred.stderr)")
         let report = try JSONValue.parse(Data(deferred.stdout.utf8))
+        #expect(report["outcome"]?.string == "deferred")
         #expect(report["transient_failures"]?.int == 0)
         #expect(report["next_due"]?.string != nil)
         #expect(report["nextDue"] == nil)
@@ -44,7 +46,7 @@ struct RunCommandTests {
         try KeysHome.writeSecret("not the passphrase\n", to: wrong)
         let locked = try await fixture.run(
             [recipe, "--once"], at: t0.addingTimeInterval(7_300), extra: ["MOLTIPASS_PASSPHRASE_FILE": wrong])
-        #expect(locked.status == 67, "\(locked.stderr)")
+        #expect(locked.status == 12, "\(locked.stderr)")
 
         #expect(
             try await fixture.home.add("fake_agent", key: "moltbook_sk_" + String(repeating: "0", count: 32)).status
@@ -57,7 +59,7 @@ struct RunCommandTests {
     }
 
     /// 20 concurrent --once runs on one state file and one due post: the post is made once;
-    /// one run exits 0, the others 5 (locked) or 3 (nothing left to do).
+    /// with --detailed-exitcode one run exits 0, the others 5 (locked) or 3 (nothing left to do).
     @Test func overlappingRunsPostOnce() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
@@ -71,7 +73,10 @@ struct RunCommandTests {
             for _ in 0..<20 {
                 group.addTask {
                     try await fixture.home.run(
-                        ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)]
+                        [
+                            "run", recipe, "--once", "--detailed-exitcode", "--state", fixture.statePath, "--now",
+                            RunFixture.iso(RunFixture.t0),
+                        ]
                     ).status
                 }
             }

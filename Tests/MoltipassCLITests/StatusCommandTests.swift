@@ -6,8 +6,10 @@ import Testing
 /// `moltipass status` through the real binary, after a real `run --once` against a sandbox process.
 @Suite("moltipass status")
 struct StatusCommandTests {
-    /// Status shows the cooldown the post left, the next occurrence and a healthy engine; it
-    /// does not change the state file; `--health` fails once the last tick is too old.
+    /// Status shows the cooldown the post left, every limit class (`vote`, `follow` and
+    /// `subscribe` too, bound by the write budget), the next occurrence and a healthy engine; it
+    /// does not change the state file; `--health` fails once the last tick is too old
+    /// (`--max-tick-age` a duration).
     @Test func statusAfterARun() async throws {
         let home = try KeysHome()
         defer { home.remove() }
@@ -43,7 +45,7 @@ struct StatusCommandTests {
         #expect(fresh.status == 1)
         #expect(fresh.stderr.contains("has not ticked"))
 
-        let run = try await home.run(["run", recipe.path, "--once", "--state", state])
+        let run = try await home.run(["run", recipe.path, "--once", "--verbose", "--state", state])
         #expect(run.status == 0, "run: \(run.stderr)")
         #expect(run.stderr.contains("1 done"))
         let before = try Data(contentsOf: URL(fileURLWithPath: state))
@@ -61,13 +63,21 @@ struct StatusCommandTests {
         let post = agent["classes"]?.array?.first { $0["limit_class"]?.string == "post" }
         #expect(post?["tokens"]?.int == 0)
         #expect(post?["next_allowed"]?.string != nil)
+        let classes = agent["classes"]?.array ?? []
+        #expect(
+            classes.compactMap { $0["limit_class"]?.string }
+                == ["read", "write", "post", "comment", "vote", "follow", "subscribe", "submolt", "verify"])
+        let write = classes.first { $0["limit_class"]?.string == "write" }?["tokens"]?.int
+        let vote = classes.first { $0["limit_class"]?.string == "vote" }?["tokens"]?.int
+        #expect(write != nil && vote == write, "\(json.stdout)")
+        #expect(text.stdout.contains("\n  vote      "), "\(text.stdout)")
         #expect(agent["pending"]?.array?.isEmpty == true)
 
         let healthy = try await home.run(["status", recipe.path, "--state", state, "--health"])
         #expect(healthy.status == 0, "health: \(healthy.stderr)")
         let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3_600))
         let stale = try await home.run([
-            "status", recipe.path, "--state", state, "--health", "--max-tick-age", "600", "--now", later,
+            "status", recipe.path, "--state", state, "--health", "--max-tick-age", "10m", "--now", later,
         ])
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("last engine tick"))

@@ -7,7 +7,7 @@ import Testing
 /// the sandbox on register, so the wording is checked here).
 @Suite("registration errors")
 struct RegistrationErrorTests {
-    /// 409 → 73 "taken", 400 → 64 with the name rules, 429 → 75 naming the registration limit
+    /// 409 → 14 "taken", 400 → 64 with the name rules, 429 → 75 naming the registration limit
     /// and the server's wait; anything else passes through unchanged.
     @Test func explained() {
         func failure(_ code: APIError.Code, _ status: Int, hint: RateLimitHint = RateLimitHint()) -> KeysFailure? {

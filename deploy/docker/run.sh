@@ -8,7 +8,7 @@
 #   deploy/docker/run.sh register NAME --description TEXT
 #                                              register a new agent on Moltbook, store its key
 #   deploy/docker/run.sh daemon                start the daemon (the image's default command)
-#   deploy/docker/run.sh once                  one cron-style pass; exit codes as `moltipass run --help`
+#   deploy/docker/run.sh once                  one cron-style pass; exit 0 unless it failed (`moltipass run --help`)
 #   deploy/docker/run.sh status                what the state says (limits, pauses, pending writes)
 #   deploy/docker/run.sh stop                  SIGTERM; the daemon exits 0 after the current pass
 #

@@ -247,10 +247,11 @@ class Home:
         return path
 
     def run_once(self, recipes, at, extra=(), timeout=120):
-        return self.run(["run", *recipes, "--once", "--state", self.state, "--now", iso(at), *extra], timeout=timeout)
+        return self.run(["run", *recipes, "--once", "--detailed-exitcode", "--state", self.state, "--now", iso(at),
+                         *extra], timeout=timeout)
 
     def once_arguments(self, recipes, at, extra=()):
-        return ["run", *recipes, "--once", "--state", self.state, "--now", iso(at), *extra]
+        return ["run", *recipes, "--once", "--detailed-exitcode", "--state", self.state, "--now", iso(at), *extra]
 
     def query(self, sql):
         """Rows of `sql` on the state file (read-only)."""

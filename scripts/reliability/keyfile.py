@@ -2,7 +2,7 @@
 
 Sweep: a real keychain (two entries, scrypt N = 2^10) is changed one byte at a time (every offset, masks
 0x01, 0x80 and 0xFF), cut at every length and extended by 1, 16 and 256 bytes; `moltipass keys list` must
-then exit 67 with "cannot open keychain: wrong passphrase or the file was modified", or, inside the header
+then exit 12 with "cannot open keychain: wrong passphrase or the file was modified", or, inside the header
 fields the format lets a reader judge before the key derivation (magic, version, KDF id and parameters,
 salt length, cipher id), with one of the format errors. Never exit 0, never die by a signal, never hang.
 
@@ -59,7 +59,7 @@ def judge(status, output, header_error_allowed):
         return "opened (wrong success)"
     if status < 0:
         return f"killed by signal {-status}"
-    if status != 67:
+    if status != 12:
         return f"exit {status}: {output.strip()[:200]}"
     if ONE_ERROR in output:
         return None
@@ -100,7 +100,7 @@ def sweep(home, result, original, salt_length, workers):
         for outcomes in pool.map(lambda batch: [check(c) for c in batch], batches):
             for label, problem, seconds, status, output in outcomes:
                 slowest = max(slowest, seconds)
-                kind = "the one error" if ONE_ERROR in output else "format error" if status == 67 else str(status)
+                kind = "the one error" if ONE_ERROR in output else "format error" if status == 12 else str(status)
                 kinds[kind] = kinds.get(kind, 0) + 1
                 if problem:
                     problems.append(f"{label}: {problem}")

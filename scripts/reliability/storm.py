@@ -109,7 +109,7 @@ class Storm:
         """One `run --once --json` for `name` at the current time; the clock then moves 31 minutes."""
         recipe_path, state, _ = self.agents[name]
         self.sandbox.set_clock(self.now)
-        arguments = ["run", recipe_path, "--once", "--json", "--log-level", "debug", "--log-format", "json",
+        arguments = ["run", recipe_path, "--once", "--detailed-exitcode", "--json", "--log-level", "debug", "--log-format", "json",
                      "--state", state, "--now", harness.iso(self.now)]
         try:
             outcome = self.home.run(arguments, timeout=120)

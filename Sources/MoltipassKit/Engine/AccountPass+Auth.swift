@@ -184,7 +184,7 @@ extension AccountPass {
         } catch {
             report.transientFailures += 1
         }
-        report.paused[agent] = max(report.paused[agent] ?? until, until)
+        report.pause(agent, until: until, kinds: [kind])
         report.due(at: until)
     }
 }

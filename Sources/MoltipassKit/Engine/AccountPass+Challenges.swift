@@ -193,7 +193,7 @@ extension AccountPass {
             stopped
             ? "; \(streak) failed in a row: writes stopped until `moltipass resume \(agent)`" : "; writes paused"
         report.items.append(challengeItem(challenge, .failed, reason + said, stopped ? nil : timed))
-        report.paused[agent] = until
+        report.pause(agent, until: until, kinds: [.challengeFailed])
         if !stopped { report.due(at: timed) }
         return .paused(until: until)
     }

@@ -96,7 +96,7 @@ final class AccountPass {
         }
         if !pauses.isEmpty {
             let until = pauses.map { $0.until ?? .distantFuture }.max() ?? .distantFuture
-            report.paused[agent] = until
+            report.pause(agent, until: until, kinds: pauses.map(\.kind))
             // The daemon wakes when the pause ends (the auth breaker's trial, the end of a suspension).
             if until < .distantFuture { report.due(at: until) }
         }
@@ -108,7 +108,7 @@ final class AccountPass {
         }
         await endPass()
         if let pausedUntil {
-            report.paused[agent] = max(report.paused[agent] ?? pausedUntil, pausedUntil)
+            report.pause(agent, until: pausedUntil, kinds: [.suspended])
             report.due(at: pausedUntil)
         }
         if let authBroken { report.authBroken[agent] = authBroken }

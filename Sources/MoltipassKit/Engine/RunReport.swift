@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// What one pass of the engine did, per action; summarised for stderr and `--json`.
 public struct RunReport: Sendable, Codable, Equatable {
@@ -48,6 +49,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var locked: [String] = []
     /// Accounts whose writes are paused, with until when.
     public var paused: [String: Date] = [:]
+    /// Accounts whose writes are paused → the kinds of pause (`manual`, `challenge_failed`, …), sorted.
+    public var pauseKinds: [String: [String]] = [:]
     /// Accounts whose key or account is broken.
     public var authBroken: [String: String] = [:]
     /// Accounts whose key could not be read from the keychain.
@@ -66,22 +69,92 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     public func count(_ outcome: Item.Outcome) -> Int { items.filter { $0.outcome == outcome }.count }
 
-    /// The exit status of a `run --once` that produced this report (README, "Exit codes"):
-    /// auth broken first (someone must act), then keychain, paused (an account stopped writing:
-    /// a failed challenge, a suspension, the auth breaker — even if something was done before),
-    /// a failed write, an uncertain one (neither is hidden behind another write's success),
-    /// done, locked, transient, deferred, nothing due.
-    public var exitStatus: ExitStatus {
+    /// Records that `agent`'s writes are paused until `until` (the latest pause wins) by pauses
+    /// of `kinds`.
+    mutating func pause(_ agent: String, until: Date, kinds: [PauseKind]) {
+        paused[agent] = max(paused[agent] ?? until, until)
+        pauseKinds[agent] = Array(Set((pauseKinds[agent] ?? []) + kinds.map(\.rawValue))).sorted()
+    }
+
+    /// Agents paused by something other than the operator (a failed challenge, a suspension,
+    /// the auth breaker, a refused key): those need attention. A pause of unknown kind counts.
+    public var pausedForAttention: [String] {
+        paused.keys.filter { agent in
+            let kinds = pauseKinds[agent] ?? []
+            return kinds.isEmpty || kinds.contains { $0 != PauseKind.manual.rawValue }
+        }.sorted()
+    }
+
+    /// What a `run --once` that produced this report came to, the most urgent first (README,
+    /// "Exit codes"): auth broken (someone must act), the keychain, paused (an account stopped
+    /// writing, even if something was done before), a failed write, an uncertain one (neither
+    /// is hidden behind another write's success), done, locked, transient, deferred, nothing due.
+    ///
+    /// - Parameter operatorPauses: whether a pause the operator asked for (`moltipass pause`)
+    ///   counts as `paused`; when not, the agent counts as nothing done.
+    public func outcome(operatorPauses: Bool = true) -> Outcome {
         if !authBroken.isEmpty { return .authBroken }
         if !keychainFailures.isEmpty { return .keychain }
-        if !paused.isEmpty { return .paused }
+        if operatorPauses ? !paused.isEmpty : !pausedForAttention.isEmpty { return .paused }
         if count(.failed) > 0 { return .writeFailed }
         if count(.uncertain) > 0 { return .uncertain }
-        if count(.done) + count(.challenged) > 0 { return .ok }
+        if count(.done) + count(.challenged) > 0 { return .done }
         if !locked.isEmpty { return .locked }
         if transientFailures > 0 { return .transient }
         if count(.deferred) > 0 { return .deferred }
         return .nothingDue
+    }
+
+    /// The exit status of `run --once`: 0 for every outcome that is not a failure (done,
+    /// nothing due, deferred, locked, paused by the operator); with `detailed`
+    /// (`--detailed-exitcode`) 3, 4, 5 and 6 tell those apart.
+    public func exitStatus(detailed: Bool) -> ExitStatus {
+        let outcome = outcome(operatorPauses: detailed)
+        return detailed ? outcome.detailedExitStatus : outcome.exitStatus
+    }
+
+    /// `exitStatus(detailed: false)`.
+    public var exitStatus: ExitStatus { exitStatus(detailed: false) }
+
+    /// The outcome of a `run --once`, as `--json` names it (`outcome`).
+    public enum Outcome: String, Sendable, Codable, CaseIterable {
+        case done
+        case nothingDue = "nothing_due"
+        case deferred
+        case locked
+        case paused
+        case writeFailed = "write_failed"
+        case uncertain
+        case transient
+        case authBroken = "auth_broken"
+        case keychain
+
+        /// `--detailed-exitcode`: every outcome its own code.
+        public var detailedExitStatus: ExitStatus {
+            switch self {
+            case .done: .ok
+            case .nothingDue: .nothingDue
+            case .deferred: .deferred
+            case .locked: .locked
+            case .paused: .paused
+            case .writeFailed: .writeFailed
+            case .uncertain: .uncertain
+            case .transient: .transient
+            case .authBroken: .authBroken
+            case .keychain: .keychain
+            }
+        }
+
+        /// Without the flag: 0 for the outcomes that are not failures.
+        public var exitStatus: ExitStatus {
+            switch self {
+            case .done, .nothingDue, .deferred, .locked: .ok
+            default: detailedExitStatus
+            }
+        }
+
+        /// Not a failure: the plain exit status is 0.
+        public var isSuccess: Bool { exitStatus == .ok }
     }
 
     /// Brings `nextDue` forward to every deferred item's time: each path that defers a write

@@ -45,7 +45,7 @@ public struct RecipeCheckReport: Sendable, Equatable {
         self.files = files
     }
 
-    /// 65 if any file is invalid (or unreadable), else 66 if `lint` found an error-severity problem, else 0.
+    /// 65 if any file is invalid (or unreadable), else 11 if `lint` found an error-severity problem, else 0.
     public var exitStatus: ExitStatus {
         if files.contains(where: { !$0.valid }) { return .invalidRecipe }
         if files.contains(where: { $0.errors > 0 }) { return .lintFindings }

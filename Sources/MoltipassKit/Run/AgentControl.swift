@@ -45,7 +45,8 @@ public struct AgentControl: Sendable {
     }
 
     /// Stops `agent`'s writes until `until` (nil: until resumed), as a `manual` pause: `status`
-    /// shows it, `status --health` does not fail on it, `run` exits 6 for it.
+    /// shows it, `status --health` does not fail on it, `run --once` exits 0 for it (6 with
+    /// `--detailed-exitcode`): the operator asked for it.
     public func pause(_ agent: String, until: Date?, reason: String, at now: Date) async throws {
         let pause = AccountPause(account: agent, kind: .manual, until: until, reason: reason, createdAt: now)
         try await store.transaction { try $0.setPause(pause) }

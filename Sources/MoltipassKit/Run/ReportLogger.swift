@@ -7,8 +7,9 @@ import Storage
 /// or had no key (`event=account`). Field names are stable and documented in `docs/deploy.md`,
 /// "Logs"; no field ever carries an API key.
 ///
-/// Levels: `done` and `skipped` and `deferred` info, `uncertain` and `challenged` warning,
-/// `failed` error. The daemon sees the same deferral on every pass; with `repeatDeferrals`
+/// Levels: `done`, `skipped`, `deferred` and `challenged` info (a challenge answered is a
+/// success; one that fails is a `failed` verify item), `uncertain` warning, `failed` error. So a
+/// `run --once` at its default level (warning) prints nothing when nothing failed. The daemon sees the same deferral on every pass; with `repeatDeferrals`
 /// off (the daemon) a deferral is logged once until it changes or goes away.
 public struct ReportLogger: Sendable {
     public let logger: Logger
@@ -44,8 +45,12 @@ public struct ReportLogger: Sendable {
             logger.notice(
                 "locked: another process holds the lease", metadata: Self.account(agent, "locked", nil, nil))
         }
+        let attention = Set(report.pausedForAttention)
         for (agent, until) in report.paused.sorted(by: { $0.key < $1.key }) {
-            logger.warning("paused", metadata: Self.account(agent, "paused", nil, until))
+            // A pause the operator asked for is not news: notice, not warning (not in cron mail).
+            logger.log(
+                level: attention.contains(agent) ? .warning : .notice, "paused",
+                metadata: Self.account(agent, "paused", report.pauseKinds[agent]?.joined(separator: ","), until))
         }
         for (agent, reason) in report.authBroken.sorted(by: { $0.key < $1.key }) {
             logger.error("auth broken", metadata: Self.account(agent, "auth_broken", reason, nil))
@@ -57,8 +62,8 @@ public struct ReportLogger: Sendable {
 
     static func level(_ outcome: RunReport.Item.Outcome) -> Logger.Level {
         switch outcome {
-        case .done, .skipped, .deferred: .info
-        case .uncertain, .challenged: .warning
+        case .done, .skipped, .deferred, .challenged: .info
+        case .uncertain: .warning
         case .failed: .error
         }
     }
@@ -84,10 +89,12 @@ public struct ReportLogger: Sendable {
         return fields
     }
 
-    /// The fields of the closing line of `run --once` (`event=run`): counts, exit status, next due.
-    public static func summary(_ report: RunReport) -> Logger.Metadata {
+    /// The fields of the closing line of `run --once` (`event=run`): counts, outcome, exit
+    /// status (`detailed`: as with `--detailed-exitcode`), next due.
+    public static func summary(_ report: RunReport, detailed: Bool = false) -> Logger.Metadata {
         var fields: Logger.Metadata = [
-            "event": "run", "exit_status": .stringConvertible(Int(report.exitStatus.rawValue)),
+            "event": "run", "exit_status": .stringConvertible(Int(report.exitStatus(detailed: detailed).rawValue)),
+            "outcome": "\(report.outcome().rawValue)",
             "transient_failures": .stringConvertible(report.transientFailures),
         ]
         for outcome in [RunReport.Item.Outcome.done, .deferred, .skipped, .uncertain, .failed, .challenged] {

@@ -107,11 +107,16 @@ public struct StatusReport: Sendable, Codable, Equatable {
             let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
             var classes: [ClassStatus] = []
             if let limiter {
-                for limitClass in LimitClass.allCases where limiter.rules[limitClass] != nil {
-                    let (date, binding) = limiter.earliest([limitClass], at: now)
+                for limitClass in LimitClass.allCases {
+                    // A class without a limit of its own (vote, follow, subscribe) is bound by the
+                    // write budget, and by what the server taught (a learned spacing, a hold).
+                    let own = limiter.rules[limitClass] != nil
+                    let (date, binding) = limiter.earliest(own ? [limitClass] : [limitClass, .write], at: now)
+                    let tokens = limiter.tokens(limitClass, at: now)
                     classes.append(
                         ClassStatus(
-                            limitClass: limitClass.rawValue, tokens: limiter.tokens(limitClass, at: now),
+                            limitClass: limitClass.rawValue,
+                            tokens: own ? tokens : min(tokens, limiter.tokens(.write, at: now)),
                             nextAllowed: (date ?? .distantFuture) > now ? date : nil, binding: binding?.description))
                 }
             }

@@ -8,8 +8,9 @@ public enum DurationText {
 
     static let units: [(Character, Int)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
 
-    /// The number of seconds `text` denotes (> 0).
-    public static func seconds(_ text: String) throws(Failure) -> Int {
+    /// The number of seconds `text` denotes: more than 0, or 0 too when `allowZero` (`0s`,
+    /// where zero means "none", as for `randomized_delay`).
+    public static func seconds(_ text: String, allowZero: Bool = false) throws(Failure) -> Int {
         let characters = Array(text)
         guard !characters.isEmpty else { throw Failure(offset: 0, message: "empty duration") }
         var total = 0
@@ -37,7 +38,7 @@ public enum DurationText {
             total += number * units[unit].1
             index += 1
         }
-        guard total > 0 else { throw Failure(offset: 0, message: "duration is zero") }
+        guard total > 0 || allowZero else { throw Failure(offset: 0, message: "duration is zero") }
         guard total <= 366 * 86_400 else { throw Failure(offset: 0, message: "duration longer than a year") }
         return total
     }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MoltipassKit
 
 /// `moltipass challenge …`: verification challenges (lobster math) outside a run.
 struct ChallengeCommand: AsyncParsableCommand {
@@ -7,4 +9,10 @@ struct ChallengeCommand: AsyncParsableCommand {
         abstract: "Work with Moltbook verification challenges.",
         subcommands: [ChallengeSolve.self]
     )
+
+    /// No subcommand: the help on stderr, exit 64 (usage), as for `moltipass` alone.
+    func run() async throws {
+        FileHandle.standardError.write(Data((Moltipass.helpMessage(for: Self.self) + "\n").utf8))
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
 }

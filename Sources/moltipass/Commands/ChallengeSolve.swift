@@ -8,7 +8,7 @@ struct ChallengeSolve: AsyncParsableCommand {
         commandName: "solve",
         abstract: "Solve a challenge text read from stdin; print the answer with two decimals.",
         discussion: """
-            Exit status: 0 answered (the answer on stdout), 68 declined (the reason on stderr), 64 usage. \
+            Exit status: 0 answered (the answer on stdout), 13 declined (the reason on stderr), 64 usage. \
             A command solver gets the text on stdin and must print one number and exit 0 within --timeout.
             """)
 
@@ -18,22 +18,31 @@ struct ChallengeSolve: AsyncParsableCommand {
     @Option(help: "Confidence below which the built-in solver declines (0…1, default 0.7).")
     var threshold: Double?
 
-    @Option(help: "Seconds a command solver may run before it is killed (default 10).")
-    var timeout: Double?
+    @Option(
+        help: ArgumentHelp(
+            "How long a command solver may run before it is killed (default 10s; a bare number is seconds).",
+            valueName: "duration"))
+    var timeout: String?
+
+    /// `--timeout` in seconds (nil: not given, or not a duration; `validate` refuses the latter).
+    var timeoutSeconds: Double? { timeout.flatMap { DurationOption.seconds($0) } }
 
     @Flag(help: "Also print the confidence and the reading on stderr.")
     var explain = false
 
     func validate() throws {
+        if let timeout, DurationOption.seconds(timeout) == nil {
+            throw ValidationError(DurationOption.problem("--timeout", timeout))
+        }
         do {
-            _ = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeout)
+            _ = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeoutSeconds)
         } catch {
             throw ValidationError(error.message)
         }
     }
 
     func run() async throws {
-        let config = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeout)
+        let config = try ChallengeSolverConfig.parse(solver, threshold: threshold, timeout: timeoutSeconds)
         let input = FileHandle.standardInput.readDataToEndOfFile()
         let text = String(decoding: input.prefix(65_536), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {

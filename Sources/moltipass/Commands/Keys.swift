@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MoltipassKit
 
 /// `moltipass keys …`: the encrypted keychain that holds the agents' API keys.
 struct Keys: AsyncParsableCommand {
@@ -15,4 +17,10 @@ struct Keys: AsyncParsableCommand {
             KeysExport.self,
         ]
     )
+
+    /// No subcommand: the help on stderr, exit 64 (usage), as for `moltipass` alone.
+    func run() async throws {
+        FileHandle.standardError.write(Data((Moltipass.helpMessage(for: Self.self) + "\n").utf8))
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
 }

@@ -7,7 +7,7 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate recipes, then check them against rate limits, size limits, queues and secrets.",
         discussion: "Exit status: 0 valid with at most warnings, 65 a file is invalid or unreadable, "
-            + "66 an error-severity finding, 64 usage.")
+            + "11 an error-severity finding, 64 usage.")
 
     @Option(help: "How far ahead to simulate schedules (7d, 36h, …; at most a year).")
     var horizon = "7d"

@@ -7,8 +7,8 @@ struct Pause: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stop an agent's writes until resumed, or for a while (--for 2h).",
         discussion: """
-            A manual pause: `run` sends nothing for the agent and exits 6, `status` shows it, `status --health` \
-            stays healthy (the operator chose it). `moltipass resume AGENT` lifts it.
+            A manual pause: `run` sends nothing for the agent (exit 0; 6 with --detailed-exitcode), `status` \
+            shows it, `status --health` stays healthy (the operator chose it). `moltipass resume AGENT` lifts it.
             """)
 
     @Argument(help: "The agent (its recipes' `agent:`).")

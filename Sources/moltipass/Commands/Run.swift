@@ -8,9 +8,12 @@ struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run recipes: once for cron (--once), or as a long-running daemon.",
         discussion: """
-            Exit status with --once: 0 something done, 3 nothing due, 4 deferred by limits, 5 another run \
-            holds the lock, 6 paused, 8 a write failed, 9 a write's outcome is uncertain, 65 invalid recipe, \
-            67 keychain, 75 transient failure, 77 auth broken (a refused key or unclaimed agent).
+            Exit status with --once: 0 for every outcome that is not a failure (something done, nothing due, \
+            deferred by limits, another run holds the lock, paused by the operator); 6 paused by the server or \
+            a failed challenge, 8 a write failed, 9 a write's outcome is uncertain, 12 keychain, 65 invalid \
+            recipe, 75 transient failure, 77 auth broken (a refused key or unclaimed agent). With \
+            --detailed-exitcode: 3 nothing due, 4 deferred, 5 locked, 6 paused (any pause). Quiet on success: \
+            the summary goes to stderr only on failure, with --verbose, or with --log-level info or lower.
             The daemon exits 0 after SIGTERM/SIGINT; SIGHUP reloads the recipes.
             """)
 
@@ -20,8 +23,17 @@ struct Run: AsyncParsableCommand {
     @Flag(help: "Do what is due now and exit (cron).")
     var once = false
 
-    @Option(help: "With --once: wait inline at most this many seconds for a deferred action.")
-    var maxWait: Double = 0
+    @Option(
+        help: ArgumentHelp(
+            "With --once: wait inline at most this long for a deferred action (90s, 5m; a bare number is seconds).",
+            valueName: "duration"))
+    var maxWait = "0"
+
+    @Flag(help: "With --once: exit 3 nothing due, 4 deferred, 5 locked, 6 paused by anyone, instead of 0.")
+    var detailedExitcode = false
+
+    @Flag(help: "With --once: log every action and print the summary even when nothing failed.")
+    var verbose = false
 
     @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
     var state: String?
@@ -34,7 +46,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Log format: text or json (default: json when stdout is not a terminal).")
     var logFormat: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    @Option(help: "Log level: trace, debug, info, notice, warning (or warn), error, critical.")
     var logLevel: String?
 
     @Option(
@@ -58,7 +70,12 @@ struct Run: AsyncParsableCommand {
     func validate() throws {
         if recipes.isEmpty { throw ValidationError("give at least one recipe file") }
         if let logFormat, !["text", "json"].contains(logFormat) { throw ValidationError("--log-format text|json") }
-        if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level") }
+        if let logLevel, LogLevelOption.level(logLevel) == nil {
+            throw ValidationError(LogLevelOption.problem(logLevel))
+        }
+        if DurationOption.seconds(maxWait, allowZero: true) == nil {
+            throw ValidationError(DurationOption.problem("--max-wait", maxWait))
+        }
         if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
         _ = try Self.retention(journalRetention)
     }
@@ -82,27 +99,31 @@ struct Run: AsyncParsableCommand {
             session.journalRetention = try Self.retention(journalRetention)
             if once {
                 let started = session.clock()
-                let report = await session.runOnce(maxWait: maxWait, environment: environment)
+                let report = await session.runOnce(
+                    maxWait: DurationOption.seconds(maxWait, allowZero: true) ?? 0, environment: environment)
                 var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: true)
                 await reportLogger.log(report, since: started)
+                let output = RunOnceOutput(report: report, detailed: detailedExitcode)
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
                     encoder.dateEncodingStrategy = .iso8601
                     encoder.keyEncodingStrategy = .convertToSnakeCase
-                    FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
+                    FileHandle.standardOutput.write((try? encoder.encode(output)) ?? Data())
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 }
-                if jsonLogs {
+                if !output.printsSummary(level: level) {
+                    // Quiet on success: cron mails problems only.
+                } else if jsonLogs {
                     // Every line on stderr stays JSON: the summary is the closing `event=run` line.
                     FileHandle.standardError.write(
                         JSONLogHandler.line(
                             level: .notice, message: report.summary, label: "moltipass",
-                            metadata: ReportLogger.summary(report)))
+                            metadata: ReportLogger.summary(report, detailed: detailedExitcode)))
                 } else {
                     printError(report.summary)
                 }
-                return report.exitStatus
+                return output.exitStatus
             }
             let daemon = Daemon(session: session, recipePaths: self.recipes, environment: environment)
             return await daemon.run(signals: SignalWaiter())
@@ -112,8 +133,13 @@ struct Run: AsyncParsableCommand {
     /// JSON log lines: `--log-format json`, or no `--log-format` and the log stream is not a terminal.
     var jsonLogs: Bool { (logFormat ?? (isatty(once ? 2 : 1) == 1 ? "text" : "json")) == "json" }
 
+    /// `--log-level`, else info with `--verbose` or for the daemon, else warning.
+    var level: Logger.Level {
+        logLevel.flatMap(LogLevelOption.level) ?? (once && !verbose ? .warning : .info)
+    }
+
     func makeLogger() -> Logger {
-        let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (once ? .warning : .info)
+        let level = level
         // The daemon logs on stdout; a cron run keeps stdout for --json and logs on stderr.
         let output = once ? FileHandle.standardError : FileHandle.standardOutput
         let json = jsonLogs

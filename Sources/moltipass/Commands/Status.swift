@@ -21,11 +21,20 @@ struct Status: AsyncParsableCommand {
         help: "Health check for containers: fail when paused by auth/suspension or the engine's last tick is too old.")
     var health = false
 
-    @Option(help: "With --health: the oldest acceptable engine tick, in seconds.")
-    var maxTickAge: Double = 900
+    @Option(
+        help: ArgumentHelp(
+            "With --health: the oldest acceptable engine tick (15m, 1h; a bare number is seconds).",
+            valueName: "duration"))
+    var maxTickAge = "15m"
 
     @Option(help: .hidden)
     var now: String?
+
+    func validate() throws {
+        if DurationOption.seconds(maxTickAge) == nil {
+            throw ValidationError(DurationOption.problem("--max-tick-age", maxTickAge))
+        }
+    }
 
     func run() async throws {
         try await reportingFailures {
@@ -52,7 +61,7 @@ struct Status: AsyncParsableCommand {
                 print(report.text)
             }
             if health {
-                let problems = report.healthProblems(maxTickAge: maxTickAge)
+                let problems = report.healthProblems(maxTickAge: DurationOption.seconds(maxTickAge) ?? 900)
                 for problem in problems { printError("unhealthy: \(problem)") }
                 if problems.isEmpty, !json { print("healthy") }
                 return problems.isEmpty ? .ok : .failure
