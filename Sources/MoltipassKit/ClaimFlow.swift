@@ -15,12 +15,13 @@ public struct ClaimFlow: Sendable {
     }
 
     /// Polls `/agents/status` (once, or with `waiter` until claimed or timed out). Returns the
-    /// exit status and the final report; `progress` receives notes for stderr.
+    /// exit status and the final report (text, and the fields of `--json`); `progress` receives
+    /// notes for stderr.
     public func run(
         name: String, baseURL: String?, waiter: ClaimWaiter?, now: @escaping () -> Date = Date.init,
         sleep: (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
         progress: @escaping (String) -> Void
-    ) async throws -> (status: ExitStatus, report: String) {
+    ) async throws -> (status: ExitStatus, report: AgentKeyReport) {
         let (entry, key) = try session.entryAndKey(name)
         let client = try KeysEndpoint.client(
             baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger)
@@ -64,21 +65,32 @@ public struct ClaimFlow: Sendable {
                 }
             }
         }
+        func report(_ result: String, _ text: String) -> AgentKeyReport {
+            var report = AgentKeyReport(
+                name: name, result: result, claimStatus: recorded.rawValue, keyFingerprint: key.fingerprint, text: text)
+            report.agentID = entry.metadata.agentID
+            report.claimURL = entry.metadata.claimURL
+            report.baseURL = entry.metadata.baseURL
+            return report
+        }
         guard let waiter else {
             switch try await poll() {
-            case .claimed: return (.ok, "\(name): claimed")
-            case .pending: return (.authBroken, "\(name): pending claim\(claimURL)")
-            case .retry: return (.transient, "\(name): Moltbook did not answer; try again later")
+            case .claimed: return (.ok, report("claimed", "\(name): claimed"))
+            case .pending: return (.authBroken, report("pending_claim", "\(name): pending claim\(claimURL)"))
+            case .retry:
+                return (.transient, report("unreachable", "\(name): Moltbook did not answer; try again later"))
             }
         }
         switch try await waiter.wait(now: now, sleep: sleep, poll: poll) {
         case .claimed:
-            return (.ok, "\(name): claimed")
+            return (.ok, report("claimed", "\(name): claimed"))
         case .timedOut(let polls):
             return (
                 .transient,
-                "\(name): still not claimed after \(Self.format(waiter.timeout)) (\(polls) polls); "
-                    + "run `moltipass claim \(name) --wait` again once the owner has opened the claim URL"
+                report(
+                    "timed_out",
+                    "\(name): still not claimed after \(Self.format(waiter.timeout)) (\(polls) polls); "
+                        + "run `moltipass claim \(name) --wait` again once the owner has opened the claim URL")
             )
         }
     }

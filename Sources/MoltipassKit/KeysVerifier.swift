@@ -41,7 +41,7 @@ public struct KeysVerifier: Sendable {
     /// report says so when it changed. Transient failures (5xx, network, 429) throw and leave
     /// the entry alone.
     public func verify(name: String, baseURL: String?, now: () -> Date = Date.init) async throws
-        -> (outcome: Outcome, report: String)
+        -> (outcome: Outcome, report: AgentKeyReport)
     {
         let given = try baseURL.map { try KeysEndpoint.checkedBaseURL($0) }
         let (entry, key) = try session.entryAndKey(name)
@@ -62,6 +62,7 @@ public struct KeysVerifier: Sendable {
         let recognised = outcome == .claimed || outcome == .pendingClaim
         let newBaseURL = given.flatMap { recognised ? $0 : nil }
         var movedTo: URL?
+        var stored = entry.metadata
         try session.store.updateMetadata(name: name, now: now()) { metadata in
             metadata.claimStatus = outcome.claimStatus
             if let newBaseURL, metadata.baseURL != KeysEndpoint.storedBaseURL(newBaseURL) {
@@ -70,11 +71,20 @@ public struct KeysVerifier: Sendable {
                 movedTo = newBaseURL
             }
             if metadata.agentID == nil, let agentID { metadata.agentID = agentID }
+            stored = metadata
         }
-        var report = Self.report(name: name, fingerprint: key.fingerprint, outcome: outcome, entry: entry)
+        var text = Self.report(name: name, fingerprint: key.fingerprint, outcome: outcome, entry: entry)
         if let movedTo {
-            report += "\n\(name): base URL stored: \(movedTo.absoluteString) (claim, keys verify and run use it now)"
+            text += "\n\(name): base URL stored: \(movedTo.absoluteString) (claim, keys verify and run use it now)"
         }
+        var report = AgentKeyReport(
+            name: name, result: outcome.claimStatus.rawValue, claimStatus: outcome.claimStatus.rawValue,
+            keyFingerprint: key.fingerprint, text: text)
+        report.agentID = stored.agentID
+        report.claimURL = stored.claimURL
+        report.baseURL = stored.baseURL
+        report.baseURLStored = movedTo != nil
+        if case .suspended(let detail) = outcome { report.detail = detail }
         return (outcome, report)
     }
 

@@ -21,6 +21,23 @@ public struct RegistrationFlow: Sendable {
         public var verificationCode: String?
         public var tweetTemplate: String?
         public var keychainPath: String
+        public var agentID: String?
+        /// The base URL stored in the entry (nil: the default).
+        public var baseURL: String?
+
+        /// `register --json`.
+        public var keyReport: AgentKeyReport {
+            var report = AgentKeyReport(
+                name: name, result: "registered", claimStatus: ClaimStatus.pendingClaim.rawValue,
+                keyFingerprint: fingerprint, text: self.report)
+            report.agentID = agentID
+            report.claimURL = claimURL
+            report.verificationCode = verificationCode
+            report.tweet = tweetTemplate
+            report.baseURL = baseURL
+            report.keychain = keychainPath
+            return report
+        }
 
         /// The lines printed on stdout.
         public var report: String {
@@ -73,7 +90,7 @@ public struct RegistrationFlow: Sendable {
         return Result(
             name: name, fingerprint: registration.apiKey.fingerprint, claimURL: registration.claimURL,
             verificationCode: registration.verificationCode, tweetTemplate: registration.tweetTemplate,
-            keychainPath: session.path)
+            keychainPath: session.path, agentID: registration.agentID, baseURL: metadata.baseURL)
     }
 
     /// The agent-name rule Moltbook enforces, in the words the help and the errors use.
@@ -101,7 +118,7 @@ public struct RegistrationFlow: Sendable {
             .usage, "the agent name \(name) is not valid: names are \(nameRule)\(suggestion); nothing was registered")
     }
 
-    /// Registration errors in plain words: 409 name taken (73), 400 invalid (64), 429 (75).
+    /// Registration errors in plain words: 409 name taken (14), 400 invalid (64), 429 (75).
     public static func explain(_ error: any Error, name: String) -> any Error {
         guard let error = error as? APIError else { return error }
         let said = error.serverError.map { " (Moltbook said: \($0))" } ?? ""

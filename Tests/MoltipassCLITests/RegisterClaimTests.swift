@@ -78,8 +78,8 @@ struct RegisterClaimTests {
         home.expectNoLeak(of: [])
     }
 
-    /// Registration errors in plain words: the name taken on the server (409) is 73, a name
-    /// outside the rule is 64 before any request, an existing keychain entry is 73 before any
+    /// Registration errors in plain words: the name taken on the server (409) is 14, a name
+    /// outside the rule is 64 before any request, an existing keychain entry is 14 before any
     /// request; nothing is stored by a failed registration.
     @Test func registrationErrors() async throws {
         let home = try KeysHome()
@@ -91,14 +91,14 @@ struct RegisterClaimTests {
         #expect(try await home.run(["register", "taken_name", "--description", "x", "--base-url", base]).status == 0)
 
         let local = try await home.run(["register", "taken_name", "--description", "x", "--base-url", base])
-        #expect(local.status == 73)
+        #expect(local.status == 14)
         #expect(local.stderr.contains("already exists") && local.stderr.contains("--replace"))
 
         let other = try KeysHome()
         defer { other.remove() }
         try await other.initKeychain()
         let taken = try await other.run(["register", "Taken_Name", "--description", "x", "--base-url", base])
-        #expect(taken.status == 73)
+        #expect(taken.status == 14)
         #expect(taken.stderr.contains("the agent name Taken_Name is taken on Moltbook"))
         #expect(taken.stdout.isEmpty)
 
@@ -179,6 +179,65 @@ struct RegisterClaimTests {
         let help = try await home.run(["register", "--help"])
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("2-32 letters, digits or '_' (ASCII, no '-')"))
+        home.expectNoLeak(of: [])
+    }
+
+    /// `--json` on register, claim and keys verify: one object on stdout with the documented
+    /// fields only (README, "Keychain"), the entry's fingerprint and never the key; claim's
+    /// pending answer and verify's claimed one carry their result and exit status.
+    @Test func jsonOutputs() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start(arguments: ["--seed", "6"])
+        defer { Task { await sandbox.stop() } }
+        let base = sandbox.baseURL.absoluteString
+        try await home.initKeychain()
+        let documented = Set(
+            Readme.table(startingWith: "`--json` field", in: try Readme.section("Keychain"))
+                .flatMap { Readme.codeSpans($0[0]) })
+        #expect(documented.count >= 10)
+        func object(_ result: ProcessRunner.Result, sourceLocation: SourceLocation = #_sourceLocation) throws
+            -> [String: JSONValue]
+        {
+            let object = try #require(
+                try JSONValue.parse(Data(result.stdout.utf8)).object, "\(result.stdout)", sourceLocation: sourceLocation
+            )
+            #expect(Set(object.keys).isSubset(of: documented), "\(object.keys)", sourceLocation: sourceLocation)
+            return object
+        }
+
+        let registered = try await home.run(
+            ["register", "json_scout", "--description", "Posts tide tables", "--base-url", base, "--json"])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let made = try object(registered)
+        let listed = try await home.listJSON().first
+        #expect(made["name"]?.string == "json_scout")
+        #expect(made["result"]?.string == "registered")
+        #expect(made["claim_status"]?.string == "pending_claim")
+        #expect(made["key_fingerprint"] == listed?["key_fingerprint"])
+        #expect(made["claim_url"]?.string?.hasPrefix("http") == true)
+        #expect(made["verification_code"] == listed?["verification_code"])
+        #expect(made["tweet"]?.string != nil)
+        #expect(made["base_url"]?.string == base)
+        #expect(made["keychain"]?.string == home.path + "/config/moltipass/keychain")
+
+        let pending = try await home.run(["claim", "json_scout", "--json"])
+        #expect(pending.status == 77)
+        let waiting = try object(pending)
+        #expect(waiting["result"]?.string == "pending_claim")
+        #expect(waiting["claim_status"]?.string == "pending_claim")
+
+        try await claimOnSandbox(sandbox, "json_scout")
+        let verified = try await home.run(["keys", "verify", "json_scout", "--json"])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let checked = try object(verified)
+        #expect(checked["result"]?.string == "claimed")
+        #expect(checked["claim_status"]?.string == "claimed")
+        #expect(checked["base_url_stored"] == .bool(false))
+        #expect(checked["key_fingerprint"] == listed?["key_fingerprint"])
+        let claimed = try await home.run(["claim", "json_scout", "--json"])
+        #expect(claimed.status == 0)
+        #expect(try object(claimed)["result"]?.string == "claimed")
         home.expectNoLeak(of: [])
     }
 }

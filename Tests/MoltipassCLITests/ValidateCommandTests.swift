@@ -161,4 +161,36 @@ struct ValidateCommandTests {
         let result = try await Self.moltipass(["validate"])
         #expect(result.status == 64)
     }
+
+    /// A recipe (and its queue) saved with a UTF-8 byte order mark is valid, as without it, and
+    /// a later error keeps its line and column; `randomized_delay: 0s` means no delay and is valid.
+    @Test func byteOrderMarkAndZeroDelay() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bom = "\u{FEFF}"
+        let recipe = """
+            agent: bom_agent
+            jobs:
+              - id: posts
+                schedule: { every: 1h, randomized_delay: 0s }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+
+            """
+        try (bom + "- title: \"First\"\n  content: \"Body.\"\n").write(
+            toFile: directory.file("queue.yaml").path, atomically: true, encoding: .utf8)
+        let good = directory.file("bom.yaml").path
+        try (bom + recipe).write(toFile: good, atomically: true, encoding: .utf8)
+        let valid = try await Self.moltipass(["validate", good])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "ok \(good)\n")
+
+        let bad = directory.file("bad.yaml").path
+        try (bom + "agent: bom_agent\nbogus: 1\n" + recipe.dropFirst("agent: bom_agent\n".count)).write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let invalid = try await Self.moltipass(["validate", bad])
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.hasPrefix("\(bad):2:1: error: "), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("bogus"), "\(invalid.stderr)")
+    }
 }

@@ -9,7 +9,8 @@ extension RecipeDecoder {
     func contentFile(_ node: YAMLNode) -> Template? {
         guard let path = string(node, what: "content_file") else { return nil }
         let resolved = resolve(path)
-        guard let bytes = readFile(resolved) else {
+        // A byte order mark is not content: it would start the post.
+        guard let bytes = readFile(resolved).map(YAMLComposer.withoutByteOrderMark) else {
             error(
                 node.mark, code: "file", "cannot read content_file `\(path)`",
                 expected: "a readable file relative to the recipe")
@@ -36,7 +37,7 @@ extension RecipeDecoder {
     func decodeQueue(_ node: YAMLNode) -> ContentQueue? {
         guard let path = string(node, what: "queue") else { return nil }
         let resolved = resolve(path)
-        guard let bytes = readFile(resolved) else {
+        guard let bytes = readFile(resolved).map(YAMLComposer.withoutByteOrderMark) else {
             error(
                 node.mark, code: "file", "cannot read queue `\(path)`",
                 expected: "a readable YAML file relative to the recipe")

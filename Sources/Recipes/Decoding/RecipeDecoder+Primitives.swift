@@ -85,11 +85,11 @@ extension RecipeDecoder {
         }
     }
 
-    /// Seconds, from `90s`, `15m`, `1h30m` …
-    func duration(_ node: YAMLNode, what: String) -> Int? {
+    /// Seconds, from `90s`, `15m`, `1h30m` … (`0s` too when `allowZero`).
+    func duration(_ node: YAMLNode, what: String, allowZero: Bool = false) -> Int? {
         guard let text = string(node, what: what) else { return nil }
         do {
-            return try DurationText.seconds(text)
+            return try DurationText.seconds(text, allowZero: allowZero)
         } catch {
             self.error(
                 mark(ofOffset: error.offset, in: node), code: "value", "\(what) `\(text)`: \(error.message)",

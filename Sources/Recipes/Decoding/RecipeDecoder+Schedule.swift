@@ -43,7 +43,7 @@ extension RecipeDecoder {
         if let atNode = fields["at"], let instant = instant(atNode, zone: zone, what: "at") {
             schedule = .at(instant)
         }
-        let delay = fields["randomized_delay"].flatMap { duration($0, what: "randomized_delay") } ?? 0
+        let delay = fields["randomized_delay"].flatMap { duration($0, what: "randomized_delay", allowZero: true) } ?? 0
         var window: ActiveHours?
         if let hoursNode = fields["active_hours"], let text = string(hoursNode, what: "active_hours") {
             window = ActiveHours.parse(text)

@@ -33,6 +33,7 @@ public enum RecipeLoader {
         bytes: [UInt8], file: String, limits: YAMLLimits = .default,
         readFile: @escaping (String) -> [UInt8]? = { _ in nil }
     ) -> Result<Recipe, Diagnostics> {
+        let bytes = YAMLComposer.withoutByteOrderMark(bytes)
         let directory = (file as NSString).deletingLastPathComponent
         let decoder = RecipeDecoder(file: file, source: bytes, directory: directory, readFile: readFile)
         let root: YAMLNode?

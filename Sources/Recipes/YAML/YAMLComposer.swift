@@ -33,6 +33,13 @@ public struct YAMLComposer: Sendable {
         self.limits = limits
     }
 
+    /// `bytes` without a leading UTF-8 byte order mark (EF BB BF), which some Windows editors
+    /// write: YAML allows one, libyaml (told the encoding) would read it as content. Positions
+    /// stay right, as editors do not count the mark as a column.
+    public static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
     /// Composes `bytes`; nil for an empty stream (no document at all).
     public func compose(_ bytes: [UInt8]) throws(YAMLError) -> YAMLNode? {
         var statistics = Statistics()

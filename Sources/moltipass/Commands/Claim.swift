@@ -20,11 +20,17 @@ struct Claim: AsyncParsableCommand {
     @Flag(help: "Poll until the agent is claimed or the timeout passes.")
     var wait = false
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the key.")
+    var json = false
+
     @Option(help: "How long --wait polls: 90s, 10m, 1h.")
     var timeout: String = "10m"
 
-    @Option(help: "Seconds between polls during the first minute (default 3).")
-    var pollInterval: Double = 3
+    @Option(
+        help: ArgumentHelp(
+            "Time between polls during the first minute (default 3s; a bare number is seconds).",
+            valueName: "duration"))
+    var pollInterval = "3s"
 
     @Option(
         help: """
@@ -37,7 +43,10 @@ struct Claim: AsyncParsableCommand {
         guard ClaimBackoff.parseDuration(timeout) != nil else {
             throw ValidationError("--timeout \(timeout) is not a duration such as 90s, 10m or 1h")
         }
-        guard ClaimBackoff.initialRange.contains(pollInterval) else {
+        guard let interval = DurationOption.seconds(pollInterval) else {
+            throw ValidationError(DurationOption.problem("--poll-interval", pollInterval))
+        }
+        guard ClaimBackoff.initialRange.contains(interval) else {
             throw ValidationError("--poll-interval must be between 0.05 and 60 seconds")
         }
     }
@@ -48,10 +57,18 @@ struct Claim: AsyncParsableCommand {
             let waiter =
                 wait
                 ? ClaimWaiter(
-                    backoff: ClaimBackoff(initial: pollInterval), timeout: ClaimBackoff.parseDuration(timeout) ?? 600)
+                    backoff: ClaimBackoff(initial: DurationOption.seconds(pollInterval) ?? 3),
+                    timeout: ClaimBackoff.parseDuration(timeout) ?? 600)
                 : nil
             let (status, report) = try await flow.run(name: name, baseURL: baseURL, waiter: waiter) { printError($0) }
-            if status == .ok { print(report) } else { printError("moltipass: " + report) }
+            if json {
+                print(try report.json())
+                if status != .ok { printError("moltipass: " + report.text) }
+            } else if status == .ok {
+                print(report.text)
+            } else {
+                printError("moltipass: " + report.text)
+            }
             return status
         }
     }

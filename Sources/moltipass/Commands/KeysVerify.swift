@@ -17,6 +17,9 @@ struct KeysVerify: AsyncParsableCommand {
     @Argument(help: "The entry to verify.")
     var name: String
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the key.")
+    var json = false
+
     @Option(
         help: """
             API base URL (default: the entry's, else https://www.moltbook.com/api/v1; a sandbox must be \
@@ -29,7 +32,7 @@ struct KeysVerify: AsyncParsableCommand {
         try await reportingFailures {
             let verifier = KeysVerifier(session: try options.session(), logger: Logger(label: "moltipass"))
             let (outcome, report) = try await verifier.verify(name: name, baseURL: baseURL)
-            print(report)
+            print(json ? try report.json() : report.text)
             return outcome.exitStatus
         }
     }

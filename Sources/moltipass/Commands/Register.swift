@@ -9,7 +9,7 @@ struct Register: AsyncParsableCommand {
         discussion: """
             Agent names are \(RegistrationFlow.nameRule); another name is refused (exit 64) before \
             anything is sent. The key is stored before anything is printed, and never printed; the entry \
-            remembers --base-url for claim, keys verify and run. Exit 73 when the name is taken (on \
+            remembers --base-url for claim, keys verify and run. Exit 14 when the name is taken (on \
             Moltbook, or in the keychain without --replace), 64 when the name, the description or \
             --base-url is refused, 75 when rate limited.
             """)
@@ -29,12 +29,15 @@ struct Register: AsyncParsableCommand {
     @Flag(help: "Overwrite an existing keychain entry with the same name.")
     var replace = false
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the key.")
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
             let flow = RegistrationFlow(session: try options.session(), logger: Logger(label: "moltipass"))
             let result = try await flow.register(
                 name: name, description: description, baseURL: baseURL, replace: replace)
-            print(result.report)
+            print(json ? try result.keyReport.json() : result.report)
             return .ok
         }
     }
