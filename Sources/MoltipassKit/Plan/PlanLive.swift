@@ -54,8 +54,8 @@ public struct PlanLive: Sendable {
         var passes: [(at: Date, recipe: Recipe)] = []
         for recipe in recipes {
             for job in recipe.jobs {
-                let (recipeName, jobID) = (recipe.name, job.id.value)
-                let cursor = try? await store.read { try $0.scheduleCursor(recipe: recipeName, job: jobID) }
+                let jobID = job.id.value
+                let cursor = try? await store.read { try $0.scheduleCursor(of: recipe, job: jobID) }
                 let planned = OccurrencePlanner.plan(
                     trigger: job.trigger, seed: recipe.seed, cursor: cursor ?? nil, lastTick: cursor ?? nil, now: now)
                 let at: Date?
@@ -66,7 +66,7 @@ public struct PlanLive: Sendable {
                 }
                 jobs.append(
                     PlanLiveResult.Job(
-                        agent: recipe.agent.value, recipe: recipeName, job: jobID, at: at, dueNow: at == now))
+                        agent: recipe.agent.value, recipe: recipe.name, job: jobID, at: at, dueNow: at == now))
                 guard let at else { continue }
                 var single = recipe
                 single.jobs = [job]
@@ -95,6 +95,8 @@ public struct PlanLive: Sendable {
                 var request: String?
                 var outcome = item.outcome.rawValue
                 var reason = item.reason
+                // The engine words a deferral found in the journal "deferred by R" and a fresh one "R".
+                if let text = reason, text.hasPrefix("deferred by ") { reason = String(text.dropFirst(12)) }
                 if item.outcome == .failed, (item.reason ?? "").contains(ReadOnlyTransport.marker) {
                     outcome = PlanLiveResult.wouldSend
                     if next < refused.count {

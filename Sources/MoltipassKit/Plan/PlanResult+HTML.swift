@@ -277,8 +277,9 @@ extension PlanResult {
         return lanes.sorted { ($0.agent, $0.limitClass) < ($1.agent, $1.limitClass) }
     }
 
-    /// `2 h 30 min`, `3 d 4 h`, `45 min`.
+    /// `20 s`, `45 min`, `2 h 30 min`, `3 d 4 h`.
     static func duration(_ seconds: TimeInterval) -> String {
+        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
         let minutes = Int((seconds / 60).rounded())
         if minutes < 60 { return "\(minutes) min" }
         if minutes < 48 * 60 { return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min") }

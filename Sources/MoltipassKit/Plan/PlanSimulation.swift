@@ -30,7 +30,8 @@ public struct PlanSimulation: Sendable {
 
     /// Simulates `options.horizon` from `options.start`.
     public func run() async throws -> PlanResult {
-        let copied = statePath.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        // A state file this user cannot even look for is an error, not an empty state.
+        let copied = try statePath.map { try SQLiteStateStore.stateFileExists($0) } ?? false
         // The copy lives in plain values (MemoryStateStore): a month of passes against SQLite,
         // even in memory, spends most of its time compiling statements and decoding rows.
         let base: MemoryStateStore =
