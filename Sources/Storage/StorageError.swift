@@ -4,7 +4,10 @@ import Foundation
 /// went wrong and how to fix it, and the underlying cause.
 ///
 /// Database-specific errors never cross this boundary as their own type: they are carried as
-/// `underlying` (an opaque `any Error`) with the code `.database` or `.busy`.
+/// `underlying` (an opaque `any Error`) with the code `.database`, `.busy`, `.readOnly` or `.io`.
+/// The description is the message alone, in plain words: the underlying error's own text
+/// ("SQLite error 14", a Foundation error domain) is for debugging, never for the person reading
+/// the message.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable {
         /// The state file was written by a newer Moltipass (unknown schema migrations).
@@ -15,6 +18,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case notFound
         /// The database stayed locked by another connection beyond the busy timeout.
         case busy
+        /// The state file, its directory or its file system cannot be written.
+        case readOnly
         /// A file-system operation failed (creating, locking, syncing, renaming).
         case io
         /// A lock file could not be locked within the timeout.
@@ -33,10 +38,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    public var description: String {
-        guard let underlying else { return message }
-        return "\(message) (\(underlying))"
-    }
+    public var description: String { message }
 
     static func io(_ operation: String, path: String, errno code: Int32) -> StorageError {
         StorageError(.io, "\(operation) \(path): \(String(cString: strerror(code)))")

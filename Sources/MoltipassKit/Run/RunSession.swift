@@ -35,12 +35,8 @@ public struct RunSession: Sendable {
     public init(
         recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?
     ) async throws {
-        // A bare file name (`--state state.sqlite`) lives in the working directory: nothing to create.
-        let directory = (statePath as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        // The store creates a missing directory (0700; a bare file name lives in the working
+        // directory), with failures in plain words.
         self.recipes = recipes
         self.statePath = statePath
         self.store = try await SQLiteStateStore.open(path: statePath)

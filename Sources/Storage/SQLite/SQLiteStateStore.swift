@@ -19,12 +19,16 @@ public final class SQLiteStateStore: StateStore {
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
         self.path = path
         try PrivateFile.createDirectory(for: path)
+        try Self.refuseDirectory(path)
+        if FileManager.default.fileExists(atPath: path), !Self.isWritableLocation(path) {
+            throw Self.readOnly(path: path)
+        }
         let lock = try FileLock.lock(path: FileLock.lockPath(for: path), timeout: busyTimeout)
         defer { lock.unlock() }
         try PrivateFile.create(path)
         var configuration = Self.configuration(busyTimeout: busyTimeout)
         configuration.label = "moltipass-state"
-        let pool = try Self.mapping {
+        let pool = try Self.mapping(path: path) {
             let pool = try DatabasePool(path: path, configuration: configuration)
             // After GRDB's WAL set-up, which chooses NORMAL. The writer connection lives as long
             // as the pool, so this holds for every write.
@@ -60,13 +64,13 @@ public final class SQLiteStateStore: StateStore {
     public static var schemaVersion: String { Schema.currentVersion }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) throws -> T) async throws -> T {
-        try await Self.mapping { try await writer.read { db in try body(SQLiteAccess(db: db)) } }
+        try await Self.mapping(path: path) { try await writer.read { db in try body(SQLiteAccess(db: db)) } }
     }
 
     public func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any StateTransaction) throws -> T
     ) async throws -> T {
-        try await Self.mapping { try await writer.write { db in try body(SQLiteAccess(db: db)) } }
+        try await Self.mapping(path: path) { try await writer.write { db in try body(SQLiteAccess(db: db)) } }
     }
 
     /// `transaction` on the calling thread, blocking it (tests race threads with it).
@@ -97,7 +101,7 @@ public final class SQLiteStateStore: StateStore {
     /// Refuses a database a newer build migrated, then applies this build's migrations.
     static func migrate(_ writer: any DatabaseWriter, source: String) throws {
         let migrator = Schema.migrator
-        try mapping {
+        try mapping(path: source == ":memory:" ? nil : source) {
             let (superseded, applied) = try writer.read { db in
                 (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))
             }
@@ -114,21 +118,62 @@ public final class SQLiteStateStore: StateStore {
 
     // MARK: Errors
 
-    /// Runs `body`, turning database errors into `StorageError`s; other errors pass unchanged.
-    static func mapping<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError { throw storageError(error) }
+    /// Runs `body`, turning database errors into `StorageError`s (about the file at `path`, when
+    /// known); other errors pass unchanged.
+    static func mapping<T>(path: String? = nil, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError { throw storageError(error, path: path) }
     }
 
-    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let error as DatabaseError { throw storageError(error) }
+    static func mapping<T>(path: String? = nil, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as DatabaseError { throw storageError(error, path: path) }
     }
 
-    static func storageError(_ error: DatabaseError) -> StorageError {
-        switch error.resultCode {
+    /// Refuses a state path that names a directory (SQLite would say "unable to open" or "disk I/O error").
+    static func refuseDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StorageError(.io, "the state file \(path) is a directory: give --state a file path")
+        }
+    }
+
+    /// The state file (or its directory, or its file system) cannot be written.
+    static func readOnly(path: String?, underlying: (any Error)? = nil) -> StorageError {
+        StorageError(
+            .readOnly,
+            "\(path.map { "the state file \($0)" } ?? "the state file") cannot be written (the file, its directory "
+                + "or its file system is read-only for this user); run, pause and resume write it (status and "
+                + "plan only read): give --state a writable path or fix the permissions",
+            underlying: underlying)
+    }
+
+    /// A database error in plain words, with what to check; SQLite's code and text stay in
+    /// `underlying` (never printed).
+    static func storageError(_ error: DatabaseError, path: String? = nil) -> StorageError {
+        let file = path.map { "the state file \($0)" } ?? "the state file"
+        return switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             StorageError(.busy, "the state database stayed locked by another process", underlying: error)
+        case .SQLITE_READONLY:
+            readOnly(path: path, underlying: error)
+        case .SQLITE_CANTOPEN:
+            StorageError(
+                .io,
+                "\(file) cannot be opened: check that its directory exists and that this user may read it "
+                    + "(and, to run, write the file and its directory)",
+                underlying: error)
+        case .SQLITE_PERM, .SQLITE_AUTH:
+            StorageError(.io, "access to \(file) was refused: check its permissions", underlying: error)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            StorageError(
+                .database, "\(file) is not a Moltipass state file, or it is damaged: give --state another file",
+                underlying: error)
+        case .SQLITE_FULL:
+            StorageError(.io, "the disk holding \(file) is full", underlying: error)
+        case .SQLITE_IOERR:
+            StorageError(
+                .io, "reading or writing \(file) failed (an I/O error of the disk or file system)", underlying: error)
         default:
-            StorageError(.database, "state database: \(error.message ?? "\(error.resultCode)")", underlying: error)
+            StorageError(.database, "state database: \(error.message ?? "failure")", underlying: error)
         }
     }
 }
