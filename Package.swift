@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "moltipass",
             dependencies: [
-                "MoltipassKit",
+                "MoltipassKit", "Recipes", "Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

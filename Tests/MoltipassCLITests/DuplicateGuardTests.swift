@@ -119,8 +119,9 @@ struct DuplicateGuardTests {
         let t0 = RunFixture.t0
         func recipe(_ name: String, window: String) throws -> String {
             try fixture.file(
-                name,
+                name + ".yaml",
                 """
+                name: \(name)
                 agent: window_poster
                 time_zone: UTC
                 base_url: \(fixture.base)
@@ -132,8 +133,8 @@ struct DuplicateGuardTests {
                       - post: { submolt: general, title: Daily tide table, content: "High water at noon." }
                 """)
         }
-        let short = try recipe("short.yaml", window: "duplicates: { window: 1d }")
-        let long = try recipe("long.yaml", window: "")
+        let short = try recipe("short", window: "duplicates: { window: 1d }")
+        let long = try recipe("long", window: "")
         // Runs just after the 12:00 and 00:00 occurrences (every 12h counts from midnight UTC).
         let noon = t0.addingTimeInterval(86_400 + 7_205)
         let first = try await fixture.run([short, "--once"], at: noon)

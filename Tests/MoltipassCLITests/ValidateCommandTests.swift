@@ -103,20 +103,26 @@ struct ValidateCommandTests {
         #expect(result.stderr.contains("; expected "), "\(result.stderr)")
     }
 
-    /// A missing file, a directory: exit 65 with a clear `FILE:1:1: error: cannot read the recipe: …` line; the
-    /// readable file still gets its `ok`.
+    /// A missing file, an empty directory: exit 65 with a clear `FILE:1:1: error: cannot read the recipe: …`
+    /// line; the readable files still get their `ok`. A directory stands for its recipe files, as in `run`
+    /// (issue 19: `validate` and `lint` used to refuse a directory that `run`, `status` and `plan` accept).
     @Test func unreadableFiles() async throws {
+        let empty = try TemporaryDirectory(prefix: "moltipass-empty-recipes")
+        defer { empty.remove() }
         let result = try await Self.moltipass([
-            "validate", "recipes/no-such-recipe.yaml", "recipes/setup.yaml", "recipes/pair",
+            "validate", "recipes/no-such-recipe.yaml", "recipes/setup.yaml", "recipes/pair", empty.path,
         ])
         #expect(result.status == 65)
-        #expect(result.stdout == "ok recipes/setup.yaml\n")
+        #expect(result.stdout == "ok recipes/setup.yaml\nok recipes/pair/alice.yaml\nok recipes/pair/bob.yaml\n")
         #expect(
             result.stderr == """
                 recipes/no-such-recipe.yaml:1:1: error: cannot read the recipe: no such file; expected a readable recipe file
-                recipes/pair:1:1: error: cannot read the recipe: is a directory; expected a readable recipe file
+                \(empty.path):1:1: error: cannot read the recipe: the directory has no recipe files (*.yaml, *.yml); \
+                expected a readable recipe file
 
                 """)
+        let lint = try await LintCommandTests.moltipass(["lint", "--from", LintCommandTests.from, "recipes/pair"])
+        #expect(lint.stdout == "ok recipes/pair/alice.yaml\nok recipes/pair/bob.yaml\n", "\(lint.stderr)")
     }
 
     /// `validate --json` on valid and invalid files: the documented schema, exit 65 as in text mode, nothing on stderr.

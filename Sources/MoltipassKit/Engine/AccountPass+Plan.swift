@@ -22,20 +22,21 @@ extension AccountPass {
         var facts = await loadFacts()
         let agent = agent
         let jobs = recipes.flatMap { recipe in recipe.jobs.map { (recipe, $0) } }
-        let names = jobs.map { ($0.0.name, $0.1.id.value) }
+        // A job is known by its recipe's identity and its id (`JobIdentity.swift`).
         let (pending, cursors) =
             (try? await store.read { reader in
                 (
                     try reader.pendingJournalEntries(account: agent),
-                    try names.map { try reader.scheduleCursor(recipe: $0.0, job: $0.1) }
+                    try jobs.map { recipe, job in try reader.scheduleCursor(of: recipe, job: job.id.value) }
                 )
-            }) ?? ([], names.map { _ in nil })
+            }) ?? ([], jobs.map { _ in nil })
         let waitingJobs = Set(pending.map { Self.jobKey($0.recipe, $0.job) })
         var commits: [JobCommit] = []
         for ((recipe, job), cursor) in zip(jobs, cursors) {
+            let waiting = recipe.stateNames.contains { waitingJobs.contains(Self.jobKey($0, job.id.value)) }
             let commit = await plan(
-                recipe: recipe, job: job, cursor: cursor, facts: &facts,
-                earlierStillWaiting: waitingJobs.contains(Self.jobKey(recipe.name, job.id.value)), into: &report)
+                recipe: recipe, job: job, cursor: cursor, facts: &facts, earlierStillWaiting: waiting,
+                into: &report)
             if let commit { commits.append(commit) }
         }
         guard !commits.isEmpty else { return }
@@ -97,7 +98,7 @@ extension AccountPass {
         recipe: Recipe, job: Job, cursor: Date?, facts: inout DoneTargets,
         earlierStillWaiting: Bool, into report: inout RunReport
     ) async -> JobCommit? {
-        let recipeID = recipe.name
+        let recipeID = recipe.identity
         let jobID = job.id.value
         let result = OccurrencePlanner.plan(
             trigger: job.trigger, seed: recipe.seed, cursor: cursor, lastTick: cursor, now: now,
@@ -135,7 +136,7 @@ extension AccountPass {
                 let queueKey = queue?.path.value
                 var position = 0
                 if let queue {
-                    let ledger = await loadQueueLedger(recipe: recipeID, queue: queue)
+                    let ledger = await loadQueueLedger(recipe: recipe, queue: queue)
                     position = ledger.next(in: queue, alsoTaken: taken) ?? queue.items.count
                     // An item the agent already published (a state file that forgot it; the same
                     // text in another queue) is skipped by the duplicate guard and taken here, so
@@ -288,8 +289,10 @@ extension AccountPass {
     /// The queue ledger: read once per pass, then the copy this pass keeps current. The first
     /// time `queue` of `recipe` is planned, an index-based position of older state is carried
     /// over into it (the migration is stored with the next commit that takes an item).
-    func loadQueueLedger(recipe: String, queue: ContentQueue) async -> QueueLedger {
-        let agent = agent
+    func loadQueueLedger(recipe: Recipe, queue: ContentQueue) async -> QueueLedger {
+        // Index positions were stored under the recipe's name as it was then (the file's name
+        // when no `name:` was written).
+        let (agent, recipe) = (agent, recipe.name)
         var ledger: QueueLedger
         if let queueLedger {
             ledger = queueLedger

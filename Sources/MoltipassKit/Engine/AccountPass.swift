@@ -18,6 +18,8 @@ final class AccountPass {
     /// only a local label, and "is this post mine" must be asked with the server's.
     var serverName: String?
     var serverID: String?
+    /// Whether the server says the agent is claimed (`AccountInfo.claimed`).
+    var claimed: Bool?
     var authBroken: String?
     /// A pause decided where no report was at hand (the identity read): merged at the end.
     var pausedUntil: Date?
@@ -113,6 +115,8 @@ final class AccountPass {
         }
         if let authBroken { report.authBroken[agent] = authBroken }
         if let clientError { report.keychainFailures[agent] = clientError }
+        if client != nil, clientError == nil { report.keysChecked.append(agent) }
+        if claimed == false { report.unclaimed.append(agent) }
     }
 
     /// Ends the pass in one transaction: the limiter and account info if they changed, the
@@ -206,6 +210,7 @@ final class AccountPass {
             createdAt = info.createdAt
             serverName = info.name
             serverID = info.id
+            claimed = info.claimed
             storedInfo = info
         }
         limiter.setRules(LimitRules.rules(for: profile()))
@@ -243,7 +248,7 @@ final class AccountPass {
             } else {
                 limiter.serialized()
             }
-        let current = AccountInfo(createdAt: createdAt, name: serverName, id: serverID)
+        let current = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
         let info = current == storedInfo ? nil : current.stored
         return (data == storedLimiter ? nil : data, info)
     }
@@ -262,7 +267,9 @@ final class AccountPass {
             storedLimiter = limiterData
             remember(limiter, as: limiterData)
         }
-        if info != nil { storedInfo = AccountInfo(createdAt: createdAt, name: serverName, id: serverID) }
+        if info != nil {
+            storedInfo = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
+        }
     }
 
     /// Who the agent is on the server: its name and id there when known, else the entry name.
@@ -297,6 +304,7 @@ final class AccountPass {
             absorb(me.rateLimit, status: me.status, action: nil, request: .read)
             serverName = me.value.name
             serverID = me.value.id ?? serverID
+            claimed = me.value.isClaimed ?? claimed
             if let created = me.value.createdAt {
                 createdAt = created
                 limiter.setRules(LimitRules.rules(for: profile()))
@@ -348,11 +356,16 @@ struct AccountInfo: Codable, Equatable {
     /// The agent's name and id on the server (older state files have neither).
     var name: String?
     var id: String?
+    /// `is_claimed` as `GET /agents/me` last said (nil: not said). An unclaimed agent is
+    /// unhealthy (`status --health`) but not paused: some servers let unclaimed agents act, and
+    /// one that does not refuses the write, which pauses the agent then.
+    var claimed: Bool?
 
-    init(createdAt: Date?, name: String? = nil, id: String? = nil) {
+    init(createdAt: Date?, name: String? = nil, id: String? = nil, claimed: Bool? = nil) {
         self.createdAt = createdAt
         self.name = name
         self.id = id
+        self.claimed = claimed
     }
 
     init?(stored: Data) {
@@ -364,6 +377,7 @@ struct AccountInfo: Codable, Equatable {
         }
         name = fields["name"]?.string
         id = fields["id"]?.string
+        claimed = fields["claimed"]?.bool
     }
 
     var stored: Data {
@@ -371,6 +385,7 @@ struct AccountInfo: Codable, Equatable {
         if let createdAt { fields["createdAt"] = .number(createdAt.timeIntervalSinceReferenceDate) }
         if let name { fields["name"] = .string(name) }
         if let id { fields["id"] = .string(id) }
+        if let claimed { fields["claimed"] = .bool(claimed) }
         return JSONValue.object(fields).encoded()
     }
 }

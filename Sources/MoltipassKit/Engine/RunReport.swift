@@ -55,6 +55,11 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var authBroken: [String: String] = [:]
     /// Accounts whose key could not be read from the keychain.
     public var keychainFailures: [String: String] = [:]
+    /// Accounts whose key was read from the keychain and checked with the server in this pass
+    /// (the daemon's start-up check): a keychain failure reported earlier is over.
+    public var keysChecked: [String] = []
+    /// Accounts the server says are not claimed (`is_claimed: false`).
+    public var unclaimed: [String] = []
     /// Failures that may pass (network, 5xx before sending).
     public var transientFailures = 0
     /// The earliest instant something becomes due (a deferred action or the next occurrence).

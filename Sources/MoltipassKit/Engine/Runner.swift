@@ -92,6 +92,16 @@ public final class Runner: Sendable {
         return report
     }
 
+    /// The daemon's start-up check at `now` (`AccountPass.preflight`): every agent's key
+    /// unlocked and read back once; nothing planned or sent.
+    public func preflight(now: Date) async -> RunReport {
+        var report = RunReport()
+        for agent in agents {
+            await AccountPass(runner: self, agent: agent, now: now).preflight(into: &report)
+        }
+        return report
+    }
+
     /// Gives up every lease this process holds (daemon shutdown).
     public func releaseAll() async {
         for agent in agents {

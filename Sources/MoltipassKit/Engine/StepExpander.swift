@@ -35,8 +35,8 @@ public struct StepExpander: Sendable {
         self.environment = environment
     }
 
-    /// The stable name of the recipe in keys and cursors.
-    public var recipeID: String { recipe.name }
+    /// The stable name of the recipe in keys and cursors (`Recipe.identity`).
+    public var recipeID: String { recipe.identity }
 
     func context(target: [String: String] = [:]) -> TemplateContext {
         TemplateContext(

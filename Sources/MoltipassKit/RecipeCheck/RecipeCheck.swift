@@ -4,13 +4,16 @@ import Recipes
 /// `moltipass validate` and `moltipass lint` as library calls: load every file, lint the valid ones, and collect
 /// one report. The clock is never read here; `lint` takes its start instant from the caller.
 public enum RecipeCheck {
-    /// Loads each file in order; the report says which are valid and carries every diagnostic.
+    /// Loads each file in order (a directory: its recipe files, `RecipePaths`); the report says
+    /// which are valid and carries every diagnostic. A job that clashes with an earlier file's
+    /// (`RecipeSet.conflicts`) is a warning here, where files are often checked together that
+    /// never run together; `run`, `status`, `plan` and `check` refuse the later file.
     public static func validate(_ paths: [String]) -> RecipeCheckReport {
         RecipeCheckReport(
             command: .validate,
-            files: paths.map { path in
-                switch load(path) {
-                case .success: return RecipeCheckReport.File(file: path, valid: true, diagnostics: [])
+            files: loadAll(paths).map { path, result, clashes in
+                switch result {
+                case .success: return RecipeCheckReport.File(file: path, valid: true, diagnostics: clashes)
                 case .failure(let diagnostics):
                     return RecipeCheckReport.File(file: path, valid: false, diagnostics: diagnostics.sorted().items)
                 }
@@ -21,15 +24,15 @@ public enum RecipeCheck {
     /// Content shared between valid recipes of one agent (`lint-shared`) is reported on the later file.
     public static func lint(_ paths: [String], settings: LintSettings) -> RecipeCheckReport {
         let options = settings.options
-        let loaded = paths.map { ($0, load($0)) }
-        let recipes = loaded.compactMap { _, result in try? result.get() }
+        let loaded = loadAll(paths)
+        let recipes = loaded.compactMap { _, result, _ in try? result.get() }
         let shared = Linter.sharedContent(recipes, options: options)
         return RecipeCheckReport(
             command: .lint(settings),
-            files: loaded.map { path, result in
+            files: loaded.map { path, result, clashes in
                 switch result {
                 case .success(let recipe):
-                    let mine = shared[recipe.file] ?? []
+                    let mine = (shared[recipe.file] ?? []) + clashes
                     return RecipeCheckReport.File(
                         file: path, valid: true,
                         diagnostics: (Linter.lint(recipe, options: options) + mine).sorted {
@@ -41,6 +44,21 @@ public enum RecipeCheck {
             })
     }
 
+    /// Every file of `paths` (directories expanded) with its recipe or diagnostics, and the
+    /// clashes of its jobs with an earlier file's, as warnings.
+    static func loadAll(_ paths: [String]) -> [(String, Result<Recipe, Diagnostics>, [Diagnostic])] {
+        let loaded = RecipePaths.expand(paths).map { ($0, load($0)) }
+        let clashes = RecipeSet.conflicts(loaded.compactMap { _, result in try? result.get() }).map { clash in
+            var warning = clash
+            warning.severity = .warning
+            return warning
+        }
+        return loaded.map { path, result in
+            let file = (try? result.get())?.file
+            return (path, result, clashes.filter { $0.file == file })
+        }
+    }
+
     /// `RecipeLoader.load(path:)`, after naming the common reasons a file cannot be read at all.
     static func load(_ path: String) -> Result<Recipe, Diagnostics> {
         var isDirectory: ObjCBool = false
@@ -48,7 +66,7 @@ public enum RecipeCheck {
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             problem = "no such file"
         } else if isDirectory.boolValue {
-            problem = "is a directory"
+            problem = "the directory has no recipe files (*.yaml, *.yml)"
         } else if !FileManager.default.isReadableFile(atPath: path) {
             problem = "permission denied"
         } else {

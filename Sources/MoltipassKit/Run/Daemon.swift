@@ -13,11 +13,29 @@ public struct Daemon: Sendable {
     public let session: RunSession
     public let recipePaths: [String]
     public let environment: [String: String]
+    /// Recipe files skipped at start (invalid, or missing what they need here): named by
+    /// `status --health` until a reload fixes them.
+    public var startupProblems: [HealthProblem]
 
-    public init(session: RunSession, recipePaths: [String], environment: [String: String]) {
+    public init(
+        session: RunSession, recipePaths: [String], environment: [String: String],
+        startupProblems: [HealthProblem] = []
+    ) {
         self.session = session
         self.recipePaths = recipePaths
         self.environment = environment
+        self.startupProblems = startupProblems
+    }
+
+    /// Invalid recipe files as health problems, one per file (its first diagnostic).
+    public static func problems(invalid: [Diagnostic]) -> [HealthProblem] {
+        var seen: Set<String> = []
+        return invalid.compactMap { diagnostic in
+            guard seen.insert(diagnostic.file).inserted else { return nil }
+            return HealthProblem(
+                kind: "invalid_recipe",
+                message: "\(diagnostic.description) (the file is skipped; the other recipes run)")
+        }
     }
 
     public func run(signals: SignalWaiter) async -> ExitStatus {
@@ -27,10 +45,13 @@ public struct Daemon: Sendable {
         let logger = session.logger
         var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: false)
         logger.info("daemon started", metadata: ["recipes": "\(recipes.count)", "holder": "\(holder)"])
+        var health = HealthTracker(holder: holder, recipeProblems: startupProblems)
+        await health.check(runner, at: session.clock(), store: session.store, logger: logger)
         while true {
             let started = session.clock()
             let report = await runner.pass(now: started)
             await reportLogger.log(report, since: started)
+            await health.update(with: report, at: session.clock(), store: session.store)
             if signals.stopRequested { break }
             let now = session.clock()
             let leaseRenewal = now.addingTimeInterval(runner.configuration.leaseTTL / 2)
@@ -42,19 +63,29 @@ public struct Daemon: Sendable {
             case .terminate:
                 break
             case .reload:
-                switch RunSession.loadRecipes(recipePaths) {
-                case .success(let reloaded):
-                    recipes = reloaded
-                    runner = makeRunner(recipes, holder: holder)
-                    logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
-                case .failure(let diagnostics):
-                    logger.error("reload failed; keeping the previous recipes", metadata: ["why": "\(diagnostics)"])
+                let (valid, invalid) = RunSession.loadValidRecipes(recipePaths)
+                let (runnable, local) = LocalChecks.split(valid, environment: environment)
+                let problems = Self.problems(invalid: invalid) + local
+                guard !runnable.isEmpty else {
+                    logger.error(
+                        "reload failed; keeping the previous recipes (no recipe in the reload can run)",
+                        metadata: ["why": "\(problems.map(\.text).joined(separator: "; "))"])
+                    continue
                 }
+                for problem in problems {
+                    logger.error("recipe skipped", metadata: ["why": "\(problem.text)", "kind": "\(problem.kind)"])
+                }
+                recipes = runnable
+                runner = makeRunner(recipes, holder: holder)
+                logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
+                health.recipeProblems = problems
+                await health.check(runner, at: session.clock(), store: session.store, logger: logger)
                 continue
             }
             break
         }
         await runner.releaseAll()
+        await health.remove(store: session.store)
         logger.info("daemon stopped")
         return .ok
     }

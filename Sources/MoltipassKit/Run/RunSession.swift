@@ -29,6 +29,7 @@ public struct RunSession: Sendable {
             case .failure(let diagnostics): problems += diagnostics.items
             }
         }
+        problems += RecipeSet.conflicts(recipes)
         return problems.isEmpty ? .success(recipes) : .failure(Diagnostics(problems))
     }
 

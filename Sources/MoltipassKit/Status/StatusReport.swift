@@ -123,7 +123,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             var next: [NextOccurrence] = []
             for recipe in own {
                 for job in recipe.jobs {
-                    let cursor = try await store.read { try $0.scheduleCursor(recipe: recipe.name, job: job.id.value) }
+                    let cursor = try await store.read { try $0.scheduleCursor(of: recipe, job: job.id.value) }
                     let after = max(cursor ?? now, now)
                     if let occurrence = OccurrencePlanner.nextOccurrence(job.trigger, seed: recipe.seed, after: after) {
                         next.append(NextOccurrence(recipe: recipe.name, job: job.id.value, fire: occurrence.fire))

@@ -58,12 +58,17 @@ final class RecipeDecoder {
             }
         }
         let recipeName: String
+        var nameIsExplicit = false
         if let node = fields["name"], let text = name(node, what: "name") {
             recipeName = text.value
+            nameIsExplicit = true
         } else {
             recipeName = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         }
-        let seed = fields["seed"].flatMap { string($0, what: "seed") } ?? recipeName
+        // The default seed is the recipe's identity (its `name:`, else its agent), not the file's
+        // name: a renamed file keeps its jitter and `{{ random }}` picks.
+        let seed =
+            fields["seed"].flatMap { string($0, what: "seed") } ?? (nameIsExplicit ? recipeName : agent?.value ?? "")
         let limits = fields["limits"].map(decodeLimits) ?? LimitOverrides()
         let challenge = fields["challenge"].flatMap(decodeChallenge)
         let duplicates = fields["duplicates"].flatMap(decodeDuplicates)
@@ -85,10 +90,12 @@ final class RecipeDecoder {
             }
         }
         guard let agent, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        return Recipe(
+        var recipe = Recipe(
             file: file, name: recipeName, agent: agent, baseURL: baseURL, timeZone: timeZone, seed: seed,
             environment: environment, limits: limits, challenge: challenge, duplicates: duplicates,
             jobs: jobs)
+        recipe.nameIsExplicit = nameIsExplicit
+        return recipe
     }
 
     static let jobKeys = ["id", "schedule", "steps"]

@@ -4,8 +4,10 @@ import Foundation
 public struct Recipe: Sendable, Equatable {
     /// The file it was loaded from, as given to the loader.
     public var file: String
-    /// `name:`, or the file name without extension.
+    /// `name:`, or the file name without extension (for reports; see `identity`).
     public var name: String
+    /// Whether `name:` is written in the recipe.
+    public var nameIsExplicit = false
     /// The keychain entry holding the agent's API key.
     public var agent: Located<String>
     /// A base URL override (the sandbox), if any.
@@ -68,4 +70,13 @@ public enum Action: Sendable, Equatable {
     }
 
     static let keywords = ["post", "comment", "vote", "follow", "unfollow", "subscribe", "unsubscribe"]
+}
+
+extension Recipe {
+    /// The recipe's identity in the state (schedule cursors, journal keys, `max_per_day`
+    /// counts): its `name:` when written, else its agent. Never the file's name or path, so
+    /// renaming or moving a recipe never repeats an action (issue 19). A job is `identity` plus
+    /// its id, so two recipes of one agent without `name:` need different job ids
+    /// (`RecipeSet.conflicts`).
+    public var identity: String { nameIsExplicit ? name : agent.value }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MoltipassKit
+import Recipes
 
 /// `moltipass run RECIPE… [--once]`: the engine, for cron (`--once`) or as a daemon.
 struct Run: AsyncParsableCommand {
@@ -51,7 +52,7 @@ struct Run: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Keep done journal entries at least this long (90d, 30d, …), or 'forever'.",
+            "Keep done journal entries at least this long (90d, 30d, ...), or 'forever'.",
             discussion: "Older ones are pruned once a day; dedup facts, pending and failed entries always stay.",
             valueName: "duration"))
     var journalRetention = "90d"
@@ -83,12 +84,15 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let environment = ProcessInfo.processInfo.environment
-            let loaded = RunSession.loadRecipes(self.recipes)
-            if case .failure(let diagnostics) = loaded {
-                printError(diagnostics.sorted().description)
-                return .invalidRecipe
-            }
-            guard case .success(let recipes) = loaded else { return .invalidRecipe }
+            // An invalid recipe, or one this machine cannot run (an unset `env:` variable, a
+            // missing solver command), is reported and skipped; the others run (issue 19). A
+            // cron run still exits 65 for it, after doing the rest.
+            let (valid, invalid) = RunSession.loadValidRecipes(self.recipes)
+            if !invalid.isEmpty { printError(Diagnostics(invalid).description) }
+            let (recipes, local) = LocalChecks.split(valid, environment: environment)
+            for problem in local { printError("error: \(problem.message)") }
+            let skipped = Daemon.problems(invalid: invalid) + local
+            guard !recipes.isEmpty else { return .invalidRecipe }
             guard let statePath = StateLocation.path(flag: state, environment: environment) else {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
@@ -123,9 +127,10 @@ struct Run: AsyncParsableCommand {
                 } else {
                     printError(report.summary)
                 }
-                return output.exitStatus
+                return skipped.isEmpty || output.exitStatus != .ok ? output.exitStatus : .invalidRecipe
             }
-            let daemon = Daemon(session: session, recipePaths: self.recipes, environment: environment)
+            let daemon = Daemon(
+                session: session, recipePaths: self.recipes, environment: environment, startupProblems: skipped)
             return await daemon.run(signals: SignalWaiter())
         }
     }

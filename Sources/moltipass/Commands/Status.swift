@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import MoltipassKit
+import Recipes
+import Storage
 
 /// `moltipass status RECIPE…`: limits, pauses, pending writes and next occurrences, read-only.
 struct Status: AsyncParsableCommand {
@@ -39,17 +41,35 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let environment = ProcessInfo.processInfo.environment
-            let loaded = RunSession.loadRecipes(recipes)
-            if case .failure(let diagnostics) = loaded {
-                printError(diagnostics.sorted().description)
+            // With --health an invalid file is one of the problems (the daemon skips it and runs
+            // the others); without, it is an error as in `validate`.
+            let (recipes, invalid) = RunSession.loadValidRecipes(self.recipes)
+            if !invalid.isEmpty, !health {
+                printError(Diagnostics(invalid).description)
                 return .invalidRecipe
             }
-            guard case .success(let recipes) = loaded else { return .invalidRecipe }
             guard let path = StateLocation.path(flag: state, environment: environment) else {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
             let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
-            let report = try await StatusReport.load(recipes: recipes, statePath: path, now: instant)
+            let snapshot = try SQLiteStateStore.snapshot(of: path)
+            let report = try await StatusReport.make(recipes: recipes, store: snapshot, now: instant)
+            if health {
+                let problems = try await HealthCheck.problems(
+                    report: report, recipes: recipes, invalid: invalid, store: snapshot, statePath: path,
+                    maxTickAge: DurationOption.seconds(maxTickAge) ?? 900)
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                    let health = HealthOutput(healthy: problems.isEmpty, problems: problems)
+                    FileHandle.standardOutput.write(try encoder.encode(health))
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                } else if problems.isEmpty {
+                    print("healthy")
+                }
+                for problem in problems { printError("unhealthy: \(problem.text)") }
+                return problems.isEmpty ? .ok : .failure
+            }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -60,13 +80,13 @@ struct Status: AsyncParsableCommand {
             } else if !health {
                 print(report.text)
             }
-            if health {
-                let problems = report.healthProblems(maxTickAge: DurationOption.seconds(maxTickAge) ?? 900)
-                for problem in problems { printError("unhealthy: \(problem)") }
-                if problems.isEmpty, !json { print("healthy") }
-                return problems.isEmpty ? .ok : .failure
-            }
             return .ok
         }
     }
+}
+
+/// `status --health --json`: whether healthy, and every problem (kind, agent, message).
+struct HealthOutput: Encodable {
+    var healthy: Bool
+    var problems: [HealthProblem]
 }

@@ -1,0 +1,39 @@
+import Foundation
+import Storage
+
+/// The daemon's start (issue 19, "health that tells the truth"): before the first pass each
+/// agent's key is unlocked and checked with one `GET /agents/me`, so a wrong passphrase, a
+/// missing keychain entry, a refused key, an unclaimed agent or a suspension shows in the log,
+/// the exit code and `status --health` at once instead of when a job first comes due, hours
+/// later. What the read finds is stored as a pass would store it (a refused key and a
+/// suspension become pauses, the claim state is kept with the account).
+extension AccountPass {
+    func preflight(into report: inout RunReport) async {
+        do {
+            switch try await store.acquireLease(
+                account: agent, holder: runner.configuration.holder, now: now, ttl: runner.configuration.leaseTTL)
+            {
+            case .heldBy:
+                report.locked.append(agent)
+                return  // another process runs this agent and checks it
+            case .acquired:
+                break
+            }
+        } catch {
+            logger.error("state store failed", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            report.transientFailures += 1
+            return
+        }
+        await loadLimiter()
+        // A restart is an operator's act: check the key even if a pause says it was refused.
+        mustProbeKey = true
+        if await requireClient() != nil || (client != nil && authBroken == nil) {
+            report.keysChecked.append(agent)
+        }
+        await endPass()
+        if let pausedUntil { report.pause(agent, until: pausedUntil, kinds: [.suspended]) }
+        if let authBroken { report.authBroken[agent] = authBroken }
+        if let clientError { report.keychainFailures[agent] = clientError }
+        if claimed == false { report.unclaimed.append(agent) }
+    }
+}
