@@ -123,7 +123,8 @@ struct PlanCommandTests {
         #expect(FileManager.default.fileExists(atPath: html))
         let explain = try await home.run(args + ["--explain", "hourly"])
         #expect(explain.status == 0)
-        #expect(explain.stdout.contains("plan/hourly: occurrence"))
+        #expect(
+            explain.stdout.contains("/hourly: occurrence 2026-03-02 00:00:00 +00:00 → post m/general \"Hourly 00:00\""))
         try Self.expectUnchanged(stateDirectory, before)
 
         let bad = try await home.run(["plan", recipe.path, "--for", "soon"])

@@ -147,5 +147,8 @@ struct PlanLiveTests {
         #expect(failing.status == 10)
         #expect(failing.stderr.contains("1 deferred in the plan"))
         #expect(!FileManager.default.fileExists(atPath: fixture.statePath), "no state file is created")
+        let simulationOnly = try await fixture.home.run(args + ["--html", fixture.home.path + "/live.html"])
+        #expect(simulationOnly.status == 64)
+        #expect(simulationOnly.stderr.contains("are for simulations"))
     }
 }

@@ -182,7 +182,7 @@ struct PlanSimulationTests {
     @Test func explainChain() async throws {
         let result = try await simulate([Self.postsAndVotes], horizon: 3 * 3_600)
         let text = try #require(result.explain(job: "posts"))
-        #expect(text.contains("r0/posts: occurrence 2026-03-02 01:10:00 +01:00 → post m/general \"Note 01:10\""))
+        #expect(text.contains("/posts: occurrence 2026-03-02 01:10:00 +01:00 → post m/general \"Note 01:10\""))
         #expect(text.contains("deferred until 2026-03-02 01:30:00 +01:00 because post rule: post.cooldown"))
         #expect(text.contains("done"))
         #expect(result.explain(job: "nope") == nil)

@@ -30,7 +30,7 @@ struct PlanCollector {
             // The write an item is about, by its journal key (two writes of a job can share a
             // summary: the same title twice). A verify item carries the key of the content it
             // verifies but is an event of its own class.
-            let intent = item.action == "verify" ? nil : item.key.flatMap(store.intent(key:))
+            let intent = item.action == "verify" ? nil : await item.key.asyncMap(store.knownIntent(key:))
             let write = intent?.write
             let outcome = PlanResult.Event.Outcome(rawValue: item.outcome.rawValue) ?? .failed
             let identity = intent?.intent.key ?? "\(item.agent)|\(item.recipe)|\(item.job)|\(item.action)"
@@ -176,5 +176,13 @@ struct PlanCollector {
             best = max(best, high - low + 1)
         }
         return best
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform that may give nil.
+    func asyncMap<T>(_ transform: (Wrapped) async -> T?) async -> T? {
+        guard let self else { return nil }
+        return await transform(self)
     }
 }

@@ -110,7 +110,7 @@ public struct PlanLive: Sendable {
                 let unchanged = "\(outcome)|\(reason ?? "")|\(item.until.map { "\($0.timeIntervalSince1970)" } ?? "")"
                 if let key = item.key, shown[key] == unchanged { continue }
                 if let key = item.key { shown[key] = unchanged }
-                let intent = item.key.flatMap(store.intent(key:))
+                let intent = await item.key.asyncMap(store.knownIntent(key:))
                 let write = item.action == "verify" ? nil : intent?.write
                 rows.append(
                     PlanLiveResult.Row(

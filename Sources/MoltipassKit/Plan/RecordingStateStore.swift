@@ -39,6 +39,19 @@ final class RecordingStateStore: StateStore, Sendable {
     func intent(key: String) -> Intent? {
         intents.withLock { $0[key] }
     }
+
+    /// The same, also for a write journaled before the plan began (the copied state's pending
+    /// entries), read once from the copy.
+    func knownIntent(key: String) async -> Intent? {
+        if let known = intent(key: key) { return known }
+        guard let entry = try? await inner.read({ try $0.journalEntry(key: key) }) ?? nil else { return nil }
+        let intent = JournalIntent(
+            key: entry.key, account: entry.account, recipe: entry.recipe, job: entry.job, occurrence: entry.occurrence,
+            step: entry.step, action: entry.action, target: entry.target, contentHash: entry.contentHash)
+        let found = Intent(intent: intent, write: entry.payload.flatMap(PlannedWrite.init(payload:)))
+        intents.withLock { $0[key] = found }
+        return found
+    }
 }
 
 /// Forwards every call to the real transaction handle; records intents on the way.

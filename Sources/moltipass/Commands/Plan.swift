@@ -55,10 +55,10 @@ struct Plan: AsyncParsableCommand {
     @Option(help: "The simulated server's limits: strict, default, loose, or a JSON file.")
     var serverProfile = "default"
 
-    @Option(help: "Probability (0–1) of a verification challenge per post or comment.")
+    @Option(help: "Probability (0 to 1) of a verification challenge per post or comment.")
     var challengeRate: Double = 0
 
-    @Option(help: "Probability (0–1) of a transient fault (5xx, dropped connection) per request.")
+    @Option(help: "Probability (0 to 1) of a transient fault (5xx, dropped connection) per request.")
     var faultRate: Double = 0
 
     @Flag(help: "Simulate agents in their first 24 hours (stricter limits).")
@@ -70,7 +70,7 @@ struct Plan: AsyncParsableCommand {
     @Option(help: "Feed fixture (JSON) instead of the seeded feed generator.")
     var feed: String?
 
-    @Option(help: "Explain one job (JOB or RECIPE/JOB): occurrence → limiter → outcome.")
+    @Option(help: "Explain one job (JOB or RECIPE/JOB): occurrence, limiter, outcome.")
     var explain: String?
 
     @Flag(help: "Read the real feeds and state (GET only, keychain unlocked): what the selectors pick now.")
@@ -100,8 +100,10 @@ struct Plan: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if let html, let problem = PlanOutputPath.problem(html, flag: "--html") { throw ValidationError(problem) }
-        if live, html != nil || explain != nil {
-            throw ValidationError("--live shows what would happen now; --html and --explain are for simulations")
+        if live, html != nil || explain != nil || from != nil || fromState || feed != nil {
+            throw ValidationError(
+                "--live shows what would happen now against the real server; --html, --explain, --from, "
+                    + "--from-state and --feed are for simulations")
         }
     }
 
