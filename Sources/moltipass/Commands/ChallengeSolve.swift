@@ -15,7 +15,7 @@ struct ChallengeSolve: AsyncParsableCommand {
     @Option(help: "builtin, builtin:THRESHOLD, none or command:PATH.")
     var solver = "builtin"
 
-    @Option(help: "Confidence below which the built-in solver declines (0…1, default 0.7).")
+    @Option(help: "Confidence below which the built-in solver declines (0 to 1, default 0.7).")
     var threshold: Double?
 
     @Option(

@@ -9,7 +9,7 @@ struct Lint: ParsableCommand {
         discussion: "Exit status: 0 valid with at most warnings, 65 a file is invalid or unreadable, "
             + "11 an error-severity finding, 64 usage.")
 
-    @Option(help: "How far ahead to simulate schedules (7d, 36h, …; at most a year).")
+    @Option(help: "How far ahead to simulate schedules (7d, 36h, ...; at most a year).")
     var horizon = "7d"
 
     @Option(help: "Simulate from this ISO 8601 instant instead of now (2026-03-01T09:00:00Z).")
