@@ -8,7 +8,9 @@ extension AccountPass {
     func drain(into report: inout RunReport) async {
         let agent = agent
         let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
-        for entry in entries { journalContext[entry.key] = (entry.recipe, entry.job) }
+        for entry in entries {
+            journalContext[entry.key] = (recipes.displayName(entry.recipe, job: entry.job), entry.job)
+        }
         // An open challenge blocks every other write of the account until it is answered.
         switch await settleChallenges(into: &report) {
         case .clear:
@@ -323,7 +325,8 @@ extension AccountPass {
         _ until: Date? = nil
     ) -> RunReport.Item {
         RunReport.Item(
-            agent: agent, recipe: entry.recipe, job: entry.job, action: action, outcome: outcome, reason: reason,
+            agent: agent, recipe: recipes.displayName(entry.recipe, job: entry.job), job: entry.job, action: action,
+            outcome: outcome, reason: reason,
             until: until, key: entry.key, step: entry.step)
     }
 }

@@ -20,3 +20,12 @@ extension Recipe {
     /// had before identities (for a recipe without `name:`).
     var stateNames: [String] { nameIsExplicit ? [identity] : [identity, name] }
 }
+
+extension Array where Element == Recipe {
+    /// The name reports show for a job the state knows as `stateName` and `job`: the name of
+    /// the recipe it belongs to (its `name:` or file name), or `stateName` when no recipe given
+    /// has it (a recipe removed since).
+    func displayName(_ stateName: String, job: String) -> String {
+        first { $0.stateNames.contains(stateName) && $0.jobs.contains { $0.id.value == job } }?.name ?? stateName
+    }
+}

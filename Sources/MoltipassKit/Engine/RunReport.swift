@@ -67,6 +67,12 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// The JSON fields (README, "`run --once --json`"); `keysChecked` is the daemon's
+    /// bookkeeping, not part of a run's report.
+    enum CodingKeys: String, CodingKey {
+        case items, locked, paused, pauseKinds, authBroken, keychainFailures, unclaimed, transientFailures, nextDue
+    }
+
     /// Brings `nextDue` forward to `date` if that is earlier.
     mutating func due(at date: Date) {
         nextDue = min(nextDue ?? date, date)

@@ -137,7 +137,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     pauses: data.1.map { Pause(kind: $0.kind.rawValue, until: $0.until, reason: $0.reason) },
                     pending: data.2.map {
                         PendingEntry(
-                            key: $0.key, recipe: $0.recipe, job: $0.job, action: $0.action, state: $0.state.rawValue,
+                            key: $0.key, recipe: own.displayName($0.recipe, job: $0.job), job: $0.job,
+                            action: $0.action, state: $0.state.rawValue,
                             nextAttempt: $0.nextAttemptAt, lastError: $0.lastError)
                     },
                     openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
