@@ -60,6 +60,7 @@ struct ClearErrorTests {
             (["run", recipe, "--once", "--log-level", "loud"], [:], 64),
             (["run", recipe, "--once", "--max-wait", "a while"], [:], 64),
             (["plan", recipe, "--html", path + "/missing/plan.html"], [:], 64),
+            (["status", recipe], ["HOME": "", "XDG_STATE_HOME": ""], 64),
             (["keys", "add", "bad name!"], [:], 64),
             (["keys", "export", "dead_agent"], [:], 64),
             (["run", recipe, "--once", "--state", file + "/state.sqlite"], [:], 1),

@@ -7,6 +7,10 @@ func reportingFailures(_ body: () async throws -> ExitStatus) async throws {
     let status: ExitStatus
     do {
         status = try await body()
+    } catch let error as ValidationError {
+        // Found while running (no state path, …): still a command-line problem.
+        printError("moltipass: \(error.message)")
+        throw ExitCode(ExitStatus.usage.rawValue)
     } catch {
         printError(ErrorReporting.message(for: error))
         throw ExitCode(ErrorReporting.exitStatus(for: error).rawValue)
