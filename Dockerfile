@@ -50,9 +50,13 @@ USER 10001:10001
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/moltipass"]
 CMD ["run", "/recipes"]
-# Unhealthy when an account is paused by auth or suspension, or the engine has not ticked for
-# 15 minutes (the daemon ticks at least every 5).
-HEALTHCHECK --interval=60s --timeout=15s --start-period=60s --retries=3 \
+# Unhealthy (exit 1, every reason in the check's output: docker inspect) when an operator must act: a key
+# the server refuses, a wrong passphrase or a missing keychain entry, an unclaimed agent, a pause by the
+# server or the engine (not `moltipass pause`), a dry content queue, an invalid recipe, a state that cannot
+# be written, no engine tick for 15 minutes (the daemon ticks at least every 5). The daemon checks every key
+# as it starts, so a broken setup is unhealthy within about 90 s of the start. Docker restarts nothing for
+# it (docs/deploy.md, "Health").
+HEALTHCHECK --interval=30s --timeout=15s --start-period=30s --retries=2 \
     CMD ["/usr/local/bin/moltipass", "status", "--health", "/recipes"]
 
 # ---- runtime-prebuilt: the runtime with a binary from the build context `prebuilt` ----
