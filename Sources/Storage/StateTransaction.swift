@@ -42,6 +42,11 @@ public protocol StateTransaction: StateReader {
     /// other state stay: pending ones are work, and a finally failed comment or vote still counts
     /// as acted on (its outcome on the server may be unknown), so it must keep blocking its target.
     func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int
+    /// Deletes the entry under `key` if it never took effect and is still waiting: `intent`, or
+    /// `failed` with a retry time (refused by a limit, not applied). An expired write goes so,
+    /// as if never planned: its target may be acted on by a later occurrence. Returns the entry
+    /// deleted, or nil (no such entry, or one in another state, which stays).
+    func withdrawUnsent(key: String) throws -> JournalEntry?
 
     // MARK: Dedup facts
 
@@ -57,6 +62,9 @@ public protocol StateTransaction: StateReader {
     func recordContent(_ record: ContentRecord) throws
     /// Deletes `account`'s content records older than `date`; returns how many.
     func pruneContent(account: String, before date: Date) throws -> Int
+    /// Deletes the content records of `account` made for the journal entry `journalKey` (a write
+    /// withdrawn unsent: refused by a limit before the server took it); returns how many.
+    func forgetContent(account: String, journalKey: String) throws -> Int
     /// Sets the pause of (`pause.account`, `pause.kind`), replacing the previous one.
     func setPause(_ pause: AccountPause) throws
     /// Lifts the pause of one kind.

@@ -96,12 +96,14 @@ struct PlanLiveTests {
         #expect(subscribe["request"]?.string == "POST /api/v1/submolts/general/subscribe")
         let comment = try #require(wouldSend.first { $0["action"]?.string == "comment" })
         #expect(comment["excerpt"]?.string == "Thanks, crash_host!")
-        // By noon the waiting post may go: the pass at 12:00 would send it (and hold the next one).
+        // By noon the waiting post has expired (at its job's next occurrence, 10:30): the pass at
+        // 12:00 drops it unsent rather than post a stale "Live 10:00" (issue 19).
         #expect(
             rows.contains {
                 $0["time"]?.string == "2026-12-01T12:00:00Z" && $0["title"]?.string == "Live 10:00"
-                    && $0["outcome"]?.string == "would_send"
-            })
+                    && $0["outcome"]?.string == "skipped"
+                    && $0["reason"]?.string?.hasPrefix("expired 2026-12-01T10:30:00Z") == true
+            }, "\(rows)")
 
         let text = try await fixture.home.run(["plan", "--live", recipe, "--state", fixture.statePath, "--now", now])
         #expect(text.stdout.contains("the real server, reads only"))

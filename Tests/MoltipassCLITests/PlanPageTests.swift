@@ -77,7 +77,7 @@ struct PlanPageTests {
         for day in 2...30 { #expect(html.contains("<tr><td>2026-03-\(day < 10 ? "0" : "")\(day)</td>")) }
         // The problems found, and the filterable table.
         #expect(html.contains("<h2>Problems</h2>"))
-        #expect(html.contains("occurrences skipped: the schedule is faster than the limits"))
+        #expect(html.contains("writes expired unsent: the schedule is faster than the limits"))
         #expect(html.contains("writes deferred</b>"))
         #expect(html.contains("<select id=\"f-agent\">") && html.contains("<select id=\"f-outcome\">"))
         #expect(html.contains("<input id=\"f-text\""))

@@ -45,7 +45,7 @@ struct RunCommandTests {
         let wrong = fixture.home.path + "/wrong-passphrase"
         try KeysHome.writeSecret("not the passphrase\n", to: wrong)
         let locked = try await fixture.run(
-            [recipe, "--once"], at: t0.addingTimeInterval(7_300), extra: ["MOLTIPASS_PASSPHRASE_FILE": wrong])
+            [recipe, "--once"], at: t0.addingTimeInterval(7_205), extra: ["MOLTIPASS_PASSPHRASE_FILE": wrong])
         #expect(locked.status == 12, "\(locked.stderr)")
 
         #expect(

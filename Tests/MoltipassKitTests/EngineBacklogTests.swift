@@ -13,8 +13,9 @@ struct EngineBacklogTests {
     static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
 
     /// Comments every 5 minutes against a 50-per-day limit over three days: the journal never
-    /// holds more than one waiting comment for the job (later occurrences are skipped with the
-    /// reason), the limit is used fully each day, and no comment is sent days after its occurrence.
+    /// holds more than one waiting comment for the job (a waiting one expires when the next
+    /// occurrence comes, issue 19, or a later occurrence is skipped with the reason), the limit is
+    /// used fully each day, and no comment is sent after its job's next occurrence.
     @Test func fastScheduleDoesNotPileUp() async throws {
         let world = try EngineWorld(start: Self.t0)
         defer { world.remove() }
@@ -40,7 +41,10 @@ struct EngineBacklogTests {
         for day in 1...3 {
             end = start.addingTimeInterval(Double(day) * 86_400)
             for report in await world.drive(runner, until: end) {
-                skippedForBacklog += report.items.filter { ($0.reason ?? "").contains("still waiting") }.count
+                skippedForBacklog +=
+                    report.items.filter {
+                        ($0.reason ?? "").contains("still waiting") || ($0.reason ?? "").hasPrefix("expired")
+                    }.count
             }
             let pending = try await world.store.read { try $0.pendingJournalEntries(account: "backlog_agent") }
             maxPending = max(maxPending, pending.count)
@@ -50,9 +54,9 @@ struct EngineBacklogTests {
         #expect(skippedForBacklog > 500)
         #expect(counters.commentsCreated >= 3 * 50 - 1, "comments: \(counters.commentsCreated)")
         #expect(counters.rateLimited == 0)
-        // No comment older than a day: every sent comment's occurrence is within 24 h of its send.
+        // No stale comment: every one is sent before its job's next occurrence (5 minutes on).
         let done = try await world.store.read { try $0.journalEntries(account: "backlog_agent", states: [.done]) }
-        let stale = done.filter { ($0.sentAt ?? $0.updatedAt).timeIntervalSince($0.occurrence) > 86_400 }
+        let stale = done.filter { ($0.sentAt ?? $0.updatedAt).timeIntervalSince($0.occurrence) > 300 }
         #expect(stale.isEmpty, "stale sends: \(stale.count)")
     }
 

@@ -64,11 +64,12 @@ struct EngineSimulatedDayTests {
         #expect(after.rateLimited - (after.rateLimitedByClass["post"] ?? 0) == 0)
         #expect(after.duplicateContents == 0)
         #expect(after.postsCreated - day.postsCreated >= 5)
+        let later = try await world.titles(of: "day_runner", reader: host)
         #expect(
-            try await world.titles(of: "day_runner", reader: host)
+            later
                 == (0..<titles.count + after.postsCreated - day.postsCreated).map {
                     "Queue item \($0)"
-                })
+                }, "\(later.suffix(10))")
         let failed = try await world.store.read { try $0.journalEntries(account: "day_runner", states: [.failed]) }
         #expect(failed.filter { $0.nextAttemptAt == nil }.isEmpty, "writes given up: \(failed.map(\.lastError))")
     }

@@ -73,7 +73,7 @@ import Testing
             .intent: [.sent, .done, .failed],
             .sent: [.done, .failed, .uncertain],
             .uncertain: [.done, .failed, .sent],
-            .failed: [.sent, .done],
+            .failed: [.sent, .done, .failed],
             .done: [],
         ]
         for to in JournalState.allCases {

@@ -202,13 +202,17 @@ extension AccountPass {
                     }
                     for expanded in writes {
                         if let target = expanded.write.target { facts.add(expanded.write.kind, [target]) }
+                        var write = expanded.write
+                        write.queueItem = expanded.queueIndex.flatMap { index in
+                            queue.map { QueueLedger.fingerprint($0.items[index]) }
+                        }
                         intents.append(
                             JournalIntent(
                                 key: expanded.key, account: agent, recipe: recipeID, job: jobID,
                                 occurrence: occurrence.nominal, step: expanded.step,
                                 action: expanded.write.kind.rawValue,
                                 target: expanded.write.target, contentHash: expanded.contentHash,
-                                payload: expanded.write.payload, notBefore: occurrence.fire))
+                                payload: write.payload, notBefore: occurrence.fire))
                         if let queueIndex = expanded.queueIndex, let queue, let queueKey {
                             taken.insert(QueueLedger.fingerprint(queue.items[queueIndex]))
                             let position = QueuePosition(

@@ -102,6 +102,7 @@ final class AccountPass {
             // The daemon wakes when the pause ends (the auth breaker's trial, the end of a suspension).
             if until < .distantFuture { report.due(at: until) }
         }
+        await dropStaleWrites(into: &report)
         await plan(into: &report)
         if pauses.isEmpty {
             await drain(into: &report)

@@ -30,6 +30,9 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     /// A comment on a target a selector picked: one per target, whatever its text. The server
     /// check before sending then looks for any comment of the agent there, not only this text.
     public var oncePerTarget: Bool
+    /// The content-queue item a post took (`QueueLedger.fingerprint`), so an expired or
+    /// cancelled post gives it back to the queue. Not part of `contentHash`.
+    public var queueItem: String?
 
     public init(
         kind: Kind, target: String? = nil, submolt: String? = nil, title: String? = nil, content: String? = nil,
@@ -46,7 +49,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, target, submolt, title, content, url, parentID, oncePerTarget
+        case kind, target, submolt, title, content, url, parentID, oncePerTarget, queueItem
     }
 
     /// `Codable`'s shape; `oncePerTarget` is absent from journals written before it existed.
@@ -61,6 +64,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
             url: try container.decodeIfPresent(String.self, forKey: .url),
             parentID: try container.decodeIfPresent(String.self, forKey: .parentID),
             oncePerTarget: try container.decodeIfPresent(Bool.self, forKey: .oncePerTarget) ?? false)
+        queueItem = try container.decodeIfPresent(String.self, forKey: .queueItem)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,6 +77,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         try container.encodeIfPresent(url, forKey: .url)
         try container.encodeIfPresent(parentID, forKey: .parentID)
         if oncePerTarget { try container.encode(true, forKey: .oncePerTarget) }
+        try container.encodeIfPresent(queueItem, forKey: .queueItem)
     }
 
     /// The action's own limit class (every write also counts as `.write`).
@@ -162,6 +167,7 @@ extension PlannedWrite {
             if let value { fields[key] = .string(value) }
         }
         if oncePerTarget { fields["oncePerTarget"] = .bool(true) }
+        if let queueItem { fields["queueItem"] = .string(queueItem) }
         return JSONValue.object(fields).encoded()
     }
 
@@ -178,7 +184,8 @@ extension PlannedWrite {
             }
         }
         guard let target = text("target"), let submolt = text("submolt"), let title = text("title"),
-            let content = text("content"), let url = text("url"), let parentID = text("parentID")
+            let content = text("content"), let url = text("url"), let parentID = text("parentID"),
+            let queueItem = text("queueItem")
         else { return nil }
         let once: Bool
         switch fields["oncePerTarget"] {
@@ -189,5 +196,6 @@ extension PlannedWrite {
         self.init(
             kind: kind, target: target, submolt: submolt, title: title, content: content, url: url, parentID: parentID,
             oncePerTarget: once)
+        self.queueItem = queueItem
     }
 }

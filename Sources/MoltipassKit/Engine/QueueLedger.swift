@@ -62,6 +62,10 @@ struct QueueLedger: Sendable, Equatable {
 
     mutating func take(_ fingerprints: Set<String>) { taken.formUnion(fingerprints) }
 
+    /// Gives an item back: its post expired or was cancelled before it was sent, so the queue's
+    /// next occurrence takes it again.
+    mutating func giveBack(_ fingerprint: String) { taken.remove(fingerprint) }
+
     static func migrationKey(recipe: String, queue: String) -> String { recipe + "|" + queue }
 
     func hasMigrated(recipe: String, queue: String) -> Bool {

@@ -42,6 +42,11 @@ public final class Runner: Sendable {
 
         public static let defaultJournalRetention: TimeInterval = 90 * 86_400
 
+        /// Every recipe the caller knows, when it runs a pass over a part of them (`plan --live`
+        /// plans one job a pass): a waiting write of a job among these is not orphaned. Nil: the
+        /// runner's own recipes.
+        public var knownRecipes: [Recipe]?
+
         public init(holder: String) { self.holder = holder }
 
         /// The cut-off of a pass at `now`: entries created before it are pruned. Rounded down

@@ -82,6 +82,7 @@ public struct PlanLive: Sendable {
             configuration.environment = environment
             configuration.isDeadHolder = { _ in true }
             configuration.journalRetention = nil
+            configuration.knownRecipes = recipes
             let runner = Runner(recipes: [recipe], store: store, configuration: configuration, logger: logger) {
                 agent, baseURL in try await clients.client(agent: agent, baseURL: baseURL)
             }

@@ -57,6 +57,30 @@ struct PlanPageRows {
             made.action = action
             rows.append(made)
         }
+        // Writes that waited and expired unsent (a schedule faster than the limits: each waiting
+        // write gives way to the next occurrence's): one row per day, job and action, counted.
+        var kept: [Row] = []
+        var expiredGroups: [String: Int] = [:]
+        for row in rows {
+            guard row.outcome == .skipped, row.detail.contains("expired ") else {
+                kept.append(row)
+                continue
+            }
+            let day = PlanResult.local(row.time, zone).prefix(10)
+            let group = [String(day), row.agent, row.job, row.action].joined(separator: "\u{1F}")
+            if let index = expiredGroups[group] {
+                kept[index].count += 1
+                kept[index].last = row.last ?? row.time
+                continue
+            }
+            expiredGroups[group] = kept.count
+            var first = row
+            first.target = ""
+            first.text = ""
+            first.detail = "waited, then expired unsent (the job's next occurrence came first)"
+            kept.append(first)
+        }
+        rows = kept
         for index in rows.indices where rows[index].count > 1 {
             let last = rows[index].last.map { PlanResult.local($0, zone).dropFirst(11).prefix(8) } ?? ""
             rows[index].detail += " — ×\(rows[index].count), the last at \(last)"

@@ -136,6 +136,11 @@ extension PlanResult {
                 "occurrences skipped: the schedule is faster than the limits",
                 { ($0.reason ?? "").contains("writes are still waiting") }
             ),
+            (
+                "writes expired unsent: the schedule is faster than the limits (each gave way to the next occurrence's)",
+                { $0.outcome == .skipped && ($0.reason ?? "").hasPrefix("expired ") }
+            ),
+            ("writes dropped: their job is in none of the recipes", { ($0.reason ?? "").hasPrefix("orphaned") }),
             ("occurrences missed", { $0.outcome == .skipped && ($0.reason ?? "").contains("missed") }),
             ("selections that found no post", { ($0.reason ?? "").contains("found no post") }),
         ]

@@ -140,6 +140,10 @@ private struct RecordingTransaction: StateTransaction {
     func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int {
         try inner.pruneJournal(account: account, doneCreatedBefore: date)
     }
+    func withdrawUnsent(key: String) throws -> JournalEntry? { try inner.withdrawUnsent(key: key) }
+    func forgetContent(account: String, journalKey: String) throws -> Int {
+        try inner.forgetContent(account: account, journalKey: journalKey)
+    }
     func recordDedup(_ record: DedupRecord) throws { try inner.recordDedup(record) }
     func removeDedup(account: String, kind: DedupKind, target: String) throws {
         try inner.removeDedup(account: account, kind: kind, target: target)

@@ -98,7 +98,7 @@ final class RecipeDecoder {
         return recipe
     }
 
-    static let jobKeys = ["id", "schedule", "steps"]
+    static let jobKeys = ["id", "schedule", "steps", "expire_after"]
 
     func decodeJob(_ node: YAMLNode) -> Job? {
         guard let fields = mapping(node, allowed: Self.jobKeys, required: ["id", "schedule", "steps"], what: "a job")
@@ -109,8 +109,20 @@ final class RecipeDecoder {
         if let stepsNode = fields["steps"], let items = list(stepsNode, what: "steps", nonEmpty: true) {
             steps = items.compactMap(decodeStep)
         }
+        var expireAfter: Int?
+        if let expiry = fields["expire_after"], let seconds = duration(expiry, what: "expire_after") {
+            if (60...(30 * 86_400)).contains(seconds) {
+                expireAfter = seconds
+            } else {
+                error(
+                    expiry.mark, code: "value", "expire_after \(DurationText.format(seconds)) is out of range",
+                    expected: "from 1m to 30d")
+            }
+        }
         guard let id, let trigger, let scheduleNode = fields["schedule"] else { return nil }
-        return Job(id: id, trigger: trigger, scheduleMark: scheduleNode.mark, steps: steps, mark: node.mark)
+        var job = Job(id: id, trigger: trigger, scheduleMark: scheduleNode.mark, steps: steps, mark: node.mark)
+        job.expireAfter = expireAfter
+        return job
     }
 
     func error(_ mark: Mark, code: String, _ message: String, expected: String? = nil, suggestion: String? = nil) {

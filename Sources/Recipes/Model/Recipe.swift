@@ -34,6 +34,9 @@ public struct Job: Sendable, Equatable {
     public var scheduleMark: Mark
     public var steps: [Step]
     public var mark: Mark
+    /// `expire_after:`: how long a write this job planned may wait (deferred by a limit, a
+    /// pause, a server hint) before it is dropped unsent; nil: until the job's next occurrence.
+    public var expireAfter: Int? = nil
 }
 
 /// One action of a job.

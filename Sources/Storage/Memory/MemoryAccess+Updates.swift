@@ -98,6 +98,14 @@ extension MemoryAccess {
         }
     }
 
+    func withdrawUnsent(key: String) throws -> JournalEntry? {
+        guard let entry = tables.journal[key],
+            entry.state == .intent || (entry.state == .failed && entry.nextAttemptAt != nil)
+        else { return nil }
+        putJournal(key, nil)
+        return entry
+    }
+
     func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int {
         let cutOff = date.timeIntervalSince1970
         // The done bucket is ordered by creation: the doomed entries are its prefix, and with
@@ -143,7 +151,7 @@ extension MemoryAccess {
         _ key: String, to state: JournalState, at now: Date, _ update: (inout JournalEntry) -> Void
     ) throws -> JournalEntry {
         guard var entry = tables.journal[key] else { throw StorageError(.notFound, "no journal entry \(key)") }
-        guard entry.state.canMove(to: state) else {
+        guard entry.state.canMove(to: state), !entry.isFinished || state == .done else {
             throw StorageError(
                 .illegalTransition,
                 "journal entry \(key) is \(entry.state.rawValue); it cannot become \(state.rawValue)")
@@ -222,6 +230,15 @@ extension MemoryAccess {
         guard let old = tables.content[account] else { return 0 }
         let cut = date.storedInstant
         let kept = old.filter { $0.recordedAt >= cut }
+        guard kept.count != old.count else { return 0 }
+        logUndo { $0.content[account] = old }
+        tables.content[account] = kept
+        return old.count - kept.count
+    }
+
+    func forgetContent(account: String, journalKey: String) throws -> Int {
+        guard let old = tables.content[account] else { return 0 }
+        let kept = old.filter { $0.journalKey != journalKey }
         guard kept.count != old.count else { return 0 }
         logUndo { $0.content[account] = old }
         tables.content[account] = kept

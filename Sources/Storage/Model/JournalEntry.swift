@@ -4,7 +4,8 @@ import Foundation
 ///
 /// ```
 /// intent ──▶ sent ──▶ done
-///   │  │       │ └──▶ failed ──▶ sent (retry, when retryAt has come)
+///   │  │       │ └──▶ failed ──▶ sent (retry, when retryAt has come; never a finished one)
+///   │  │       │        └──▶ failed (a waiting retry expired or cancelled: finished)
 ///   │  │       └────▶ uncertain ──▶ done | failed | sent (read back: not applied)
 ///   │  └──▶ failed
 ///   └─────▶ done (read back before sending found it applied)
@@ -29,7 +30,7 @@ public enum JournalState: String, Sendable, Codable, CaseIterable {
         case (.intent, .sent), (.intent, .done), (.intent, .failed): true
         case (.sent, .done), (.sent, .failed), (.sent, .uncertain): true
         case (.uncertain, .done), (.uncertain, .failed), (.uncertain, .sent): true
-        case (.failed, .sent), (.failed, .done): true
+        case (.failed, .sent), (.failed, .done), (.failed, .failed): true
         default: false
         }
     }
@@ -122,6 +123,13 @@ public struct JournalEntry: Sendable, Equatable {
         self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt
     }
+}
+
+extension JournalEntry {
+    /// Whether the entry is finished: `done`, or `failed` with no retry time (refused for good,
+    /// expired, or cancelled by the operator). A finished entry is never sent again; only a
+    /// read-back that finds it applied may still mark it done.
+    public var isFinished: Bool { state == .done || (state == .failed && nextAttemptAt == nil) }
 }
 
 /// The answer of `recordIntent`: the entry under the key, and whether this call created it.

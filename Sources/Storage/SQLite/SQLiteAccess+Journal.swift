@@ -45,6 +45,16 @@ extension SQLiteAccess {
         try transition(key, to: .uncertain, set: "last_error = ?, next_attempt_at = NULL", arguments: [reason], at: now)
     }
 
+    func withdrawUnsent(key: String) throws -> JournalEntry? {
+        guard let entry = try journalEntry(key: key),
+            entry.state == .intent || (entry.state == .failed && entry.nextAttemptAt != nil)
+        else { return nil }
+        try db.execute(
+            sql: "DELETE FROM journal WHERE key = ? AND state = ? AND next_attempt_at IS ?",
+            arguments: [key, entry.state.rawValue, Self.seconds(entry.nextAttemptAt)])
+        return db.changesCount == 1 ? entry : nil
+    }
+
     func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int {
         // A range of `journal_by_account_state` (account, state, created_at): with nothing to
         // delete it is one index seek, so the engine can ask at the end of every pass.
@@ -61,7 +71,7 @@ extension SQLiteAccess {
         guard let current = try journalEntry(key: key) else {
             throw StorageError(.notFound, "no journal entry \(key)")
         }
-        guard current.state.canMove(to: state) else {
+        guard current.state.canMove(to: state), !current.isFinished || state == .done else {
             throw StorageError(
                 .illegalTransition,
                 "journal entry \(key) is \(current.state.rawValue); it cannot become \(state.rawValue)")

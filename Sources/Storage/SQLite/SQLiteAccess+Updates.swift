@@ -105,6 +105,12 @@ extension SQLiteAccess {
         return db.changesCount
     }
 
+    func forgetContent(account: String, journalKey: String) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM content_ledger WHERE account = ? AND journal_key = ?", arguments: [account, journalKey])
+        return db.changesCount
+    }
+
     // MARK: Pauses and challenges
 
     func setPause(_ pause: AccountPause) throws {

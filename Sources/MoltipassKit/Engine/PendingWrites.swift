@@ -1,0 +1,122 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+import Storage
+
+/// Pending writes have a life (issue 19, observation 3): a write waits (for a limit, a pause, a
+/// server hint) at most until it expires, and one whose job is gone is never sent. Expired,
+/// orphaned writes are withdrawn unsent, cancelled ones finished unsent, and a post gives its
+/// content-queue item back, so nothing is lost and nothing stale goes out.
+public enum PendingWrites {
+    /// Whether `entry` is a write that has not left and may still be dropped: planned, or failed
+    /// and waiting for a retry. A `sent` or `uncertain` one is being settled by reading back.
+    public static func isDroppable(_ entry: JournalEntry) -> Bool {
+        entry.state == .intent || (entry.state == .failed && !entry.isFinished)
+    }
+
+    /// When a write of `job` planned for `occurrence` expires: `expire_after` after the
+    /// occurrence, else the job's next occurrence (a write is never older than one period of its
+    /// schedule), else (a one-shot) a day after it.
+    public static func expiry(of occurrence: Date, job: Job, seed: String) -> Date {
+        if let after = job.expireAfter { return occurrence.addingTimeInterval(TimeInterval(after)) }
+        if let next = job.trigger.next(after: occurrence) {
+            return job.trigger.fireDate(for: next, seed: seed)
+        }
+        return occurrence.addingTimeInterval(86_400)
+    }
+
+    /// How a waiting write leaves the journal unsent.
+    enum Drop {
+        /// Expired or orphaned: withdrawn as if never planned (a later occurrence may act on its
+        /// target again).
+        case withdraw
+        /// Cancelled by the operator: finished (`failed`, no retry, with the reason), so its
+        /// target stays acted on and no later occurrence plans it again.
+        case cancel(reason: String)
+    }
+
+    /// Drops the entries under `keys` that are still waiting, in `transaction`, and gives their
+    /// queue items back to the account's queue ledger. Returns the entries dropped (those that
+    /// had left already are not touched).
+    @discardableResult
+    static func drop(
+        _ keys: [String], account: String, how: Drop, at now: Date, in transaction: any StateTransaction
+    ) throws -> [JournalEntry] {
+        var dropped: [JournalEntry] = []
+        var items: [String] = []
+        for key in keys {
+            guard let entry = try transaction.journalEntry(key: key), entry.account == account, isDroppable(entry)
+            else { continue }
+            switch how {
+            case .withdraw:
+                guard let withdrawn = try transaction.withdrawUnsent(key: key) else { continue }
+                dropped.append(withdrawn)
+            case .cancel(let reason):
+                dropped.append(try transaction.markFailed(key: key, reason: reason, retryAt: nil, at: now))
+            }
+            // A refused attempt was fingerprinted when it left; the server never took it.
+            _ = try transaction.forgetContent(account: account, journalKey: key)
+            if let item = entry.payload.flatMap(PlannedWrite.init(payload:))?.queueItem { items.append(item) }
+        }
+        if !items.isEmpty {
+            var ledger =
+                try transaction.limiterState(account: account, key: QueueLedger.stateKey)
+                .flatMap(QueueLedger.init(stored:)) ?? QueueLedger()
+            for item in items { ledger.giveBack(item) }
+            try transaction.setLimiterState(ledger.stored, account: account, key: QueueLedger.stateKey, at: now)
+        }
+        return dropped
+    }
+}
+
+extension AccountPass {
+    /// Before planning: drops the agent's waiting writes that expired, or whose recipe or job is
+    /// not among the recipes given (removed or renamed away), with a report line each. Before
+    /// planning, so an occurrence is not skipped for waiting behind a write about to expire.
+    func dropStaleWrites(into report: inout RunReport) async {
+        let agent = agent
+        guard let entries = try? await store.read({ try $0.pendingJournalEntries(account: agent) }) else { return }
+        var drops: [(entry: JournalEntry, reason: String)] = []
+        let known = (runner.configuration.knownRecipes ?? runner.recipes).filter { $0.agent.value == agent }
+        for entry in entries where PendingWrites.isDroppable(entry) {
+            guard let recipe = known.first(where: { $0.stateNames.contains(entry.recipe) }),
+                let job = recipe.jobs.first(where: { $0.id.value == entry.job })
+            else {
+                drops.append(
+                    (entry, "orphaned: job \(entry.recipe)/\(entry.job) is in none of the recipes given; not sent"))
+                continue
+            }
+            let expiry = PendingWrites.expiry(of: entry.occurrence, job: job, seed: recipe.seed)
+            if now >= expiry {
+                drops.append(
+                    (
+                        entry,
+                        "expired \(MoltbookDateText.iso(expiry)) ("
+                            + (job.expireAfter.map { "expire_after \(DurationText.format($0))" }
+                                ?? "the job's next occurrence")
+                            + "); not sent"
+                            + (entry.lastError.map { "; it waited: \($0)" } ?? "")
+                    ))
+            }
+        }
+        guard !drops.isEmpty else { return }
+        let (now, dropping) = (now, drops)
+        do {
+            try await store.transaction { transaction in
+                try PendingWrites.drop(
+                    dropping.map(\.entry.key), account: agent, how: .withdraw, at: now, in: transaction)
+            }
+        } catch {
+            logger.error("could not drop stale writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            return
+        }
+        for (entry, reason) in drops {
+            let action = entry.payload.flatMap(PlannedWrite.init(payload:))?.summary ?? entry.action
+            report.items.append(item(entry, action, .skipped, reason))
+            // Expiry is the ordinary end of a write a faster schedule superseded; an orphan is news.
+            logger.log(
+                level: reason.hasPrefix("orphaned") ? .warning : .info, "pending write dropped",
+                metadata: ["agent": "\(agent)", "action": "\(action)", "why": "\(reason)"])
+        }
+    }
+}

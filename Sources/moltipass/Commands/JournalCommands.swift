@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import MoltipassKit
+import Recipes
+import Storage
+
+/// JSON on stdout: keys sorted, dates ISO-8601, snake_case.
+func printEncoded(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+}
+
+/// The state at `--state` (or the default), read from a private copy: these commands never write it.
+func readState(_ flag: String?) throws -> AgentControl {
+    guard let path = StateLocation.path(flag: flag, environment: ProcessInfo.processInfo.environment) else {
+        throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
+    }
+    return AgentControl(store: try SQLiteStateStore.snapshot(of: path))
+}
+
+/// `moltipass pending [RECIPE…]`: the writes waiting to be sent.
+struct Pending: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the writes waiting to be sent (planned, deferred, being settled).",
+        discussion: """
+            With recipe files: their agents only, each write with the instant it expires (the job's next \
+            occurrence, or its expire_after); an expired write is dropped unsent by the next run. Without: every \
+            agent in the state. `moltipass cancel KEY` stops one. Never writes the state.
+            """)
+
+    @Argument(help: "Recipe files or directories (for the agents and the expiries); none: every agent.")
+    var recipes: [String] = []
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let (loaded, invalid) = RunSession.loadValidRecipes(recipes)
+            if !invalid.isEmpty {
+                printError(Diagnostics(invalid).description)
+                return .invalidRecipe
+            }
+            let agents = Array(Set(loaded.map(\.agent.value))).sorted()
+            let waiting = try await readState(state).pending(agents: agents, recipes: loaded)
+            if json {
+                try printEncoded(waiting)
+                return .ok
+            }
+            if waiting.isEmpty { print("nothing waiting") }
+            for write in waiting {
+                var line =
+                    "\(write.key.prefix(12)) \(write.agent) \(write.recipe)/\(write.job) \(write.action) [\(write.state)]"
+                if let next = write.nextAttempt { line += " next \(iso(next))" }
+                if let expires = write.expires { line += " expires \(iso(expires))" }
+                if let error = write.lastError { line += " — \(error)" }
+                print(line)
+            }
+            return .ok
+        }
+    }
+}
+
+/// `moltipass cancel KEY…`: stops waiting writes.
+struct Cancel: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cancel waiting writes by key (from `moltipass pending`; 6 or more leading characters do).",
+        discussion: """
+            A cancelled write is never sent; its target counts as acted on, so no later occurrence plans it again; \
+            a queued post's item goes back to its queue. A write already sent cannot be cancelled. Exit 0 when \
+            every key was cancelled, 1 otherwise (each problem named).
+            """)
+
+    @Argument(help: "Keys or key prefixes.")
+    var keys: [String]
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func validate() throws {
+        if keys.isEmpty { throw ValidationError("give at least one key (see `moltipass pending`)") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let results = try await openState(state).cancel(keys, at: instant)
+            if json {
+                try printEncoded(results)
+            } else {
+                for result in results {
+                    if result.cancelled {
+                        print("cancelled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "")")
+                    } else {
+                        printError("not cancelled \(result.given): \(result.problem ?? "unknown")")
+                    }
+                }
+            }
+            return results.allSatisfy(\.cancelled) ? .ok : .failure
+        }
+    }
+}
+
+/// `moltipass history AGENT [--since 24h]`: what an agent did.
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List an agent's finished writes (sent, refused, cancelled) since a time.",
+        discussion: "Never writes the state. Done writes are kept for --journal-retention (90 days by default).")
+
+    @Argument(help: "The agent (its recipes' `agent:`).")
+    var agent: String
+
+    @Option(help: "How far back: a duration (24h, 7d) or an ISO-8601 instant. Default 24h.")
+    var since = "24h"
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func validate() throws {
+        if ISO8601DateFormatter().date(from: since) == nil, AgentControl.duration(since) == nil {
+            throw ValidationError("--since takes a duration such as 24h or 7d, or an ISO-8601 instant")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let start =
+                ISO8601DateFormatter().date(from: since)
+                ?? instant.addingTimeInterval(-(AgentControl.duration(since) ?? 86_400))
+            let past = try await readState(state).history(agent, since: start)
+            if json {
+                try printEncoded(past)
+                return .ok
+            }
+            if past.isEmpty { print("\(agent): nothing since \(iso(start))") }
+            for write in past {
+                print(
+                    "\(iso(write.at)) \(write.outcome.padding(toLength: 6, withPad: " ", startingAt: 0)) "
+                        + "\(write.recipe)/\(write.job) \(write.action)"
+                        + (write.remoteID.map { " id \($0)" } ?? "") + (write.reason.map { " — \($0)" } ?? ""))
+            }
+            return .ok
+        }
+    }
+}
+
+/// An instant as `2026-12-01T10:00:00Z`.
+func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
