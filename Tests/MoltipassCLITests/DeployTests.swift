@@ -8,20 +8,35 @@ import Testing
 struct DeployTests {
     /// `scripts/check-deploy --no-install` passes: every snippet under deploy/ is checked
     /// (systemd-analyze verify, crontab fields, docker run lines, compose and Kubernetes keys, the
-    /// Dockerfile's paths everywhere). Needs python3 with PyYAML, as on the project's machines.
+    /// Dockerfile's paths everywhere), and the documented health checks and the Kubernetes init
+    /// container are run with this build's binaries against moltbook-sandbox: healthy when all is
+    /// well; unhealthy, not ready and still live with a wrong passphrase or a refused key, the
+    /// reason named; a volume's keychain kept across restarts (issue 19, observation 9). Needs
+    /// python3 with PyYAML, as on the project's machines.
     @Test func everySnippetPassesCheckDeploy() async throws {
         let yaml = try await ProcessRunner.runSystem("/usr/bin/env", ["python3", "-c", "import yaml"])
         try #require(yaml.status == 0, "python3 with PyYAML is needed by scripts/check-deploy")
         let script = Fixtures.packageRoot.appendingPathComponent("scripts/check-deploy").path
-        let result = try await ProcessRunner.runSystem("/usr/bin/env", ["bash", script, "--no-install"], timeout: 120)
+        let result = try await ProcessRunner.runSystem(
+            "/usr/bin/env",
+            ["MOLTIPASS_BIN_DIR=\(ProcessRunner.productsDirectory.path)", "bash", script, "--no-install"],
+            timeout: 120)
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("check-deploy: all deploy snippets passed"))
         for part in [
             "cron: 1 job line(s)", "systemd: timer Persistent=true", "docker run: every subcommand",
             "compose: image, command", "kubernetes: CronJob (Forbid, PVC, Secret)",
+            "ok: a good setup: HEALTHCHECK, Compose healthcheck and readiness say healthy",
+            "ok: no tick for 20 minutes: not ready, still live; for 40 minutes: liveness fails",
+            "ok: a wrong passphrase in the daemon's environment: unhealthy and not ready",
+            "unhealthy: good_agent: cannot read the key: cannot open keychain: wrong passphrase",
+            "ok: a key the server refuses: unhealthy and not ready, naming that agent alone",
+            "unhealthy: broken_agent: paused (key_refused",
+            "ok: kubernetes init container: the first start seeds the keychain from the Secret",
         ] {
             #expect(result.stdout.contains(part), "missing: \(part)")
         }
+        #expect(!result.stdout.contains("moltbook_sk_") && !result.stderr.contains("moltbook_sk_"))
     }
 
     /// `run DIR` (the image's `run /recipes`) loads every `*.yaml` directly in DIR, not its
