@@ -33,6 +33,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// `run --once`: an agent's writes are paused by the server or a failed challenge (always), or
     /// by the operator (only with `--detailed-exitcode`); nothing was sent for it.
     case paused = 6
+    /// `run --once`: a due post found its content queue with no item left (someone must add
+    /// items); other writes may have been done.
+    case queueEmpty = 7
     /// `run --once`: the server refused a write (or a step's selection) for good; the report
     /// line says why. Other writes may have been done.
     case writeFailed = 8

@@ -172,6 +172,11 @@ struct HealthTests {
         #expect(
             health.stderr.contains("unhealthy: dry_poster: ")
                 && health.stderr.contains("job `posts`: content queue queue.yaml has run dry"), "\(health.stderr)")
+        // A cron run that comes to the dry queue says so: exit 7 and the summary, not a quiet 0.
+        let cron = try await fixture.run(
+            [recipe, "--once"], at: RunFixture.t0.addingTimeInterval(1_805), detailed: false)
+        #expect(cron.status == 7, "\(cron.stderr)")
+        #expect(cron.stderr.contains("queue empty: run/posts: queue.yaml"), "\(cron.stderr)")
         // More items: healthy again.
         try fixture.queue(count: 3)
         let fixed = try await fixture.home.run([

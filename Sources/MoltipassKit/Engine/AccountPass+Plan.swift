@@ -178,6 +178,7 @@ extension AccountPass {
                 case .queueEmpty(let path):
                     report.items.append(
                         item(recipe, job, "post from queue", .skipped, "content queue \(path) is empty"))
+                    report.dryQueues.append("\(recipe.name)/\(job.id.value): \(path)")
                 case .writes(let found) where found.isEmpty && Self.selects(job.steps[index]):
                     report.items.append(
                         item(

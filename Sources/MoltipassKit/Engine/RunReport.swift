@@ -60,6 +60,9 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var keysChecked: [String] = []
     /// Accounts the server says are not claimed (`is_claimed: false`).
     public var unclaimed: [String] = []
+    /// Content queues a due post found with no item left (`recipe/job: path`): someone must
+    /// add items, so a cron run says so (exit 7).
+    public var dryQueues: [String] = []
     /// Failures that may pass (network, 5xx before sending).
     public var transientFailures = 0
     /// The earliest instant something becomes due (a deferred action or the next occurrence).
@@ -70,7 +73,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// The JSON fields (README, "`run --once --json`"); `keysChecked` is the daemon's
     /// bookkeeping, not part of a run's report.
     enum CodingKeys: String, CodingKey {
-        case items, locked, paused, pauseKinds, authBroken, keychainFailures, unclaimed, transientFailures, nextDue
+        case items, locked, paused, pauseKinds, authBroken, keychainFailures, unclaimed, dryQueues, transientFailures
+        case nextDue
     }
 
     /// Brings `nextDue` forward to `date` if that is earlier.
@@ -99,7 +103,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// What a `run --once` that produced this report came to, the most urgent first (README,
     /// "Exit codes"): auth broken (someone must act), the keychain, paused (an account stopped
     /// writing, even if something was done before), a failed write, an uncertain one (neither
-    /// is hidden behind another write's success), done, locked, transient, deferred, nothing due.
+    /// is hidden behind another write's success), a dry content queue, done, locked, transient,
+    /// deferred, nothing due.
     ///
     /// - Parameter operatorPauses: whether a pause the operator asked for (`moltipass pause`)
     ///   counts as `paused`; when not, the agent counts as nothing done.
@@ -109,6 +114,7 @@ public struct RunReport: Sendable, Codable, Equatable {
         if operatorPauses ? !paused.isEmpty : !pausedForAttention.isEmpty { return .paused }
         if count(.failed) > 0 { return .writeFailed }
         if count(.uncertain) > 0 { return .uncertain }
+        if !dryQueues.isEmpty { return .queueEmpty }
         if count(.done) + count(.challenged) > 0 { return .done }
         if !locked.isEmpty { return .locked }
         if transientFailures > 0 { return .transient }
@@ -139,6 +145,7 @@ public struct RunReport: Sendable, Codable, Equatable {
         case transient
         case authBroken = "auth_broken"
         case keychain
+        case queueEmpty = "queue_empty"
 
         /// `--detailed-exitcode`: every outcome its own code.
         public var detailedExitStatus: ExitStatus {
@@ -153,6 +160,7 @@ public struct RunReport: Sendable, Codable, Equatable {
             case .transient: .transient
             case .authBroken: .authBroken
             case .keychain: .keychain
+            case .queueEmpty: .queueEmpty
             }
         }
 
@@ -188,6 +196,7 @@ public struct RunReport: Sendable, Codable, Equatable {
         if !keychainFailures.isEmpty {
             parts.append("keychain: \(keychainFailures.keys.sorted().joined(separator: ", "))")
         }
+        if !dryQueues.isEmpty { parts.append("queue empty: \(dryQueues.joined(separator: ", "))") }
         if let nextDue { parts.append("next due \(MoltbookDateText.iso(nextDue))") }
         return "moltipass: " + parts.joined(separator: ", ")
     }

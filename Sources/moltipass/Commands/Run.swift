@@ -11,7 +11,7 @@ struct Run: AsyncParsableCommand {
         discussion: """
             Exit status with --once: 0 for every outcome that is not a failure (something done, nothing due, \
             deferred by limits, another run holds the lock, paused by the operator); 6 paused by the server or \
-            a failed challenge, 8 a write failed, 9 a write's outcome is uncertain, 12 keychain, 65 invalid \
+            a failed challenge, 7 a content queue ran dry, 8 a write failed, 9 a write's outcome is uncertain, 12 keychain, 65 invalid \
             recipe, 75 transient failure, 77 auth broken (a refused key or unclaimed agent). With \
             --detailed-exitcode: 3 nothing due, 4 deferred, 5 locked, 6 paused (any pause). Quiet on success: \
             the summary goes to stderr only on failure, with --verbose, or with --log-level info or lower.
