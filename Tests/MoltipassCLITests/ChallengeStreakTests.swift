@@ -31,6 +31,7 @@ struct ChallengeStreakTests {
         }
         #expect(statuses == [6], "\(statuses)")
         #expect(try await fixture.counter("suspensions") == 0)
+        #expect(try await fixture.counter("duplicate_contents") == 0)
         #expect(try await fixture.counter("challenges_issued") == 2)
         #expect(try await fixture.counter("posts_created") == 2)
         let end = t0.addingTimeInterval(160 * 1_801)
