@@ -86,6 +86,14 @@ struct ClearErrorTests {
             (["claim", "dead_agent"], [:], 75),
             (["register", "new_agent", "--description", "x", "--base-url", Self.unreachable], [:], 75),
             (["run", recipe, "--once", "--state", state, "--now", now], [:], 75),
+            (["check", path + "/missing.yaml"], [:], 65),
+            (["check", recipe, "--state", state], ["MOLTIPASS_PASSPHRASE_FILE": wrongPassphrase], 12),
+            (["check", recipe, "--state", state], [:], 75),
+            (["pending", "--state", notDatabase], [:], 1),
+            (["pending", "--state", file + "/state.sqlite"], [:], 1),
+            (["history", "dead_agent", "--state", directory], [:], 1),
+            (["history", "dead_agent", "--since", "whenever"], [:], 64),
+            (["cancel", "abcdef12", "--state", notDatabase], [:], 1),
         ]
         for (arguments, extra, status) in cases {
             let result = try await home.run(arguments, extra: extra)
