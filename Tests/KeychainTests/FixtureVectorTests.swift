@@ -67,12 +67,26 @@ import Testing
 
     /// Each frozen vector opens with the known passphrase to exactly the entries in vectors.json.
     @Test func vectorsOpenToExpectedEntries() throws {
-        let vectors = try Self.vectors()
-        #expect(vectors.vectors.count >= 2)
         let dir = try TemporaryDirectory(prefix: "keychain-test")
         defer { dir.remove() }
+        try Self.expectVectors { try Self.privateCopy($0, in: dir) }
+    }
+
+    /// The writer seals what vectors.json describes (into a temporary directory: the committed
+    /// vectors are never rewritten): so the writer cannot drift from the vectors unnoticed.
+    @Test func writerSealsWhatTheVectorsSay() throws {
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        try FixtureVectorWriter.seal(into: dir.url)
+        try Self.expectVectors { dir.file($0).path }
+    }
+
+    /// Each vector file (`path(name)`) opens with the known passphrase to exactly the entries in vectors.json.
+    static func expectVectors(path: (String) throws -> String) throws {
+        let vectors = try Self.vectors()
+        #expect(vectors.vectors.count >= 2)
         for vector in vectors.vectors {
-            let path = try Self.privateCopy(vector.file, in: dir)
+            let path = try path(vector.file)
             let contents = try KeychainStore(path: path, passphrase: Passphrase(vectors.passphrase)).read()
             #expect(contents.cipher.description == vector.cipher)
             #expect(contents.scrypt == ScryptParameters(log2N: vector.log2N, r: vector.r, p: vector.p))
@@ -123,8 +137,13 @@ import Testing
 struct FixtureVectorWriter {
     /// Seals the two vector files into fixtures/keychain/.
     @Test func write() throws {
+        try Self.seal(into: Fixtures.directory.appendingPathComponent("keychain"))
+        try FixtureVectorTests.expectVectors { try FixtureVectorTests.privateCopy($0, in: TemporaryDirectory()) }
+    }
+
+    /// Seals the two vector files into `directory`.
+    static func seal(into directory: URL) throws {
         let passphrase = Passphrase("moltipass fixture passphrase (not a secret)")
-        let directory = Fixtures.directory.appendingPathComponent("keychain")
         let scrypt = ScryptParameters(log2N: 10, r: 8, p: 1)
         for (file, cipher) in [
             ("vector-chacha20poly1305.moltipass", KeychainCipher.chaCha20Poly1305),

@@ -57,6 +57,37 @@ struct RunRetentionTests {
         #expect(try await fixture.titles(of: "keeper") == ["Item 0", "Item 1", "Item 2", "Item 3"])
     }
 
+    /// The daemon honours `--journal-retention` too (issue 20: it built its runner a second time
+    /// and pruned at 90 days whatever the flag said). 91 days on, `forever` keeps the old entries.
+    @Test
+    func theDaemonHonoursTheRetention() async throws {
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        defer { Task { await fixture.stop() } }
+        try await fixture.setClock(RunFixture.t0.addingTimeInterval(-2 * Self.day))
+        try await fixture.agent("daemon_keeper")
+        try fixture.queue(count: 5)
+        let recipe = try fixture.postingRecipe("daemon_keeper")
+        #expect(try await fixture.run([recipe, "--once"], at: RunFixture.t0).status == 0)
+        #expect(try await fixture.journalCount("state = 'done'") == 1)
+        let later = RunFixture.t0.addingTimeInterval(91 * Self.day + 5)
+        try await fixture.setClock(later)
+        let daemon = try ChildProcess(
+            "moltipass",
+            [
+                "run", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(later), "--log-format", "json",
+                "--journal-retention", "forever",
+            ],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        let deadline = Date().addingTimeInterval(60)
+        while !daemon.stdout.contains("\"outcome\":\"done\""), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 30) == 0, "\(daemon.stderr)")
+        #expect(!daemon.stdout.contains("journal_pruned"), "\(daemon.stdout)")
+        #expect(try await fixture.journalCount("state = 'done'") == 2)
+    }
+
     @Test
     func refusesAMalformedRetention() async throws {
         let home = try KeysHome()

@@ -146,9 +146,21 @@ struct RecipeLoaderTests {
             }
             inputs.append(bytes)
         }
-        for input in inputs {
-            let count = input.withUnsafeBytes { RecipeFuzzing.parse(bytes: $0) }
-            #expect(count >= 0)
+        // Known answers: an empty file and a lone byte order mark are one error each (empty); the
+        // self-referencing alias and the 5000 brackets are refused with a diagnostic; the last
+        // known input is a valid recipe. Every input gives the same answer twice.
+        let counts = inputs.map { input in input.withUnsafeBytes { RecipeFuzzing.parse(bytes: $0) } }
+        let again = inputs.map { input in input.withUnsafeBytes { RecipeFuzzing.parse(bytes: $0) } }
+        #expect(counts == again)
+        #expect(counts[0] == 1 && counts[1] == 1, "\(counts.prefix(5))")
+        #expect(counts[2] >= 1 && counts[3] >= 1, "\(counts.prefix(5))")
+        let valid = inputs[4].withUnsafeBytes { RecipeLoader.load(bytes: [UInt8]($0), file: "fuzz.yaml") }
+        #expect((try? valid.get()) != nil, "the last known input is a valid recipe")
+        // Every random input is refused or accepted the same way the loader alone says.
+        for (input, count) in zip(inputs, counts).dropFirst(5) {
+            if case .failure(let diagnostics) = RecipeLoader.load(bytes: input, file: "fuzz.yaml") {
+                #expect(count == diagnostics.items.count)
+            }
         }
     }
 }

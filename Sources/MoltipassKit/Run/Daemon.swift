@@ -90,13 +90,9 @@ public struct Daemon: Sendable {
         return .ok
     }
 
+    /// The daemon's runner over `recipes`: the session's configuration (`--journal-retention`
+    /// included: a second hand-built configuration once dropped it), leases kept between passes.
     func makeRunner(_ recipes: [Recipe], holder: String) -> Runner {
-        var configuration = Runner.Configuration(holder: holder)
-        configuration.releaseLeases = false
-        configuration.environment = environment
-        let base = session.runner(holder: holder, releaseLeases: false, environment: environment)
-        return Runner(
-            recipes: recipes, store: base.store, configuration: configuration, logger: session.logger,
-            makeClient: base.makeClient)
+        session.runner(holder: holder, releaseLeases: false, environment: environment, recipes: recipes)
     }
 }

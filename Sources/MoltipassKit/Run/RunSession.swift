@@ -56,14 +56,19 @@ public struct RunSession: Sendable {
     }
 
     /// The engine over these recipes; the keychain is unlocked on the first request that needs a key.
-    public func runner(holder: String, releaseLeases: Bool, environment: [String: String]) -> Runner {
+    /// `recipes`: these instead of the session's (the daemon after a reload). The one place a
+    /// `Runner` is configured from the command line, so every flag reaches both modes.
+    public func runner(
+        holder: String, releaseLeases: Bool, environment: [String: String], recipes: [Recipe]? = nil
+    ) -> Runner {
         var configuration = Runner.Configuration(holder: holder)
         configuration.releaseLeases = releaseLeases
         configuration.environment = environment
         configuration.journalRetention = journalRetention.seconds
         let keys = keys
         let logger = logger
-        return Runner(recipes: recipes, store: store, configuration: configuration, logger: logger) { agent, baseURL in
+        return Runner(recipes: recipes ?? self.recipes, store: store, configuration: configuration, logger: logger) {
+            agent, baseURL in
             let (entry, key) = try keys.entryAndKey(agent)
             return try KeysEndpoint.client(baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger)
         }
