@@ -2,7 +2,7 @@ import Foundation
 
 /// What `register`, `claim` and `keys verify` report about an agent: text lines for people, and
 /// with `--json` one object for scripts (README, "Keychain"). Never the key: its fingerprint only.
-public struct AgentKeyReport: Sendable, Equatable, Encodable {
+public struct AgentKeyReport: Sendable, Equatable, CommandReport {
     /// The keychain entry.
     public var name: String
     /// What the command found: `registered`, `claimed`, `pending_claim`, `invalid`, `suspended`,
@@ -44,12 +44,5 @@ public struct AgentKeyReport: Sendable, Equatable, Encodable {
         case verificationCode = "verification_code"
         case baseURL = "base_url"
         case baseURLStored = "base_url_stored"
-    }
-
-    /// The JSON object, keys sorted, on one line per field.
-    public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

@@ -22,9 +22,7 @@ public enum KeysListing {
 
     /// A JSON array of the entries (sorted keys, no key material).
     public static func json(_ entries: [KeychainEntry]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(entries), as: UTF8.self)
+        try ReportJSON.string(entries)
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -22,3 +22,8 @@ func reportingFailures(_ body: () async throws -> ExitStatus) async throws {
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+/// The report on stdout: its JSON object with `--json`, else its lines.
+func printReport(_ report: some CommandReport, json: Bool) throws {
+    print(json ? try report.json() : report.text)
+}

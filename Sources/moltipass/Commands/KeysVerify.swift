@@ -32,7 +32,7 @@ struct KeysVerify: AsyncParsableCommand {
         try await reportingFailures {
             let verifier = KeysVerifier(session: try options.session(), logger: Logger(label: "moltipass"))
             let (outcome, report) = try await verifier.verify(name: name, baseURL: baseURL)
-            print(json ? try report.json() : report.text)
+            try printReport(report, json: json)
             return outcome.exitStatus
         }
     }
