@@ -42,17 +42,20 @@ public struct KeysSession: Sendable {
     }
 
     /// Creates an empty keychain under a new passphrase (typed twice when prompted).
-    public func initialize(scrypt: ScryptParameters) throws -> String {
+    public func initialize(scrypt: ScryptParameters) throws -> KeychainChangeReport {
         let passphrase = try resolver.newPassphrase()
         try KeychainStore.create(at: path, passphrase: passphrase, scrypt: scrypt)
-        return "created keychain \(path) (\(scrypt))"
+        var report = KeychainChangeReport(
+            result: "created", keychain: path, text: "created keychain \(path) (\(scrypt))")
+        report.scrypt = .init(scrypt)
+        return report
     }
 
     /// Stores `key` under `name`, with `baseURL` (an already checked `--base-url`) as the API
     /// the key belongs to. Replacing an entry without a `baseURL` keeps the entry's. The answer
-    /// names the entry, the key's fingerprint and the given base URL, never the key.
+    /// names the entry, the key's fingerprint and the base URL (the line: the given one), never the key.
     public func add(name: String, key: APIKey, baseURL: URL? = nil, replace: Bool, now: Date = Date()) throws
-        -> String
+        -> KeychainChangeReport
     {
         let existing = try store.read().entry(named: name)
         var metadata = KeychainEntry.Metadata()
@@ -62,8 +65,14 @@ public struct KeysSession: Sendable {
             metadata.baseURL = existing?.metadata.baseURL
         }
         try store.add(name: name, key: key, metadata: metadata, replace: replace, now: now)
+        let result = existing != nil ? "replaced" : "added"
         let url = baseURL.map { ", base URL \($0.absoluteString)" } ?? ""
-        return "\(existing != nil ? "replaced" : "added") \(name) (key \(key.fingerprint)\(url))"
+        var report = KeychainChangeReport(
+            result: result, keychain: path, text: "\(result) \(name) (key \(key.fingerprint)\(url))")
+        report.name = name
+        report.keyFingerprint = key.fingerprint
+        report.baseURL = metadata.baseURL
+        return report
     }
 
     /// Every entry without its key, sorted by name.
@@ -71,16 +80,20 @@ public struct KeysSession: Sendable {
         try store.read().entries
     }
 
-    /// Removes the entry `name`.
-    public func remove(name: String) throws -> String {
+    /// Removes the entry `name`; the report names the removed key's fingerprint.
+    public func remove(name: String) throws -> KeychainChangeReport {
+        let removed = try store.read().entry(named: name)  // unlocks once; the removal reuses the derived key
         try store.remove(name: name)
-        return "removed \(name)"
+        var report = KeychainChangeReport(result: "removed", keychain: path, text: "removed \(name)")
+        report.name = name
+        report.keyFingerprint = removed?.keyFingerprint
+        return report
     }
 
     /// Re-encrypts the keychain under a new passphrase read from `newPassphraseFile`, or typed
     /// twice on the terminal. The environment's passphrase variables are never taken as the new one.
     public func changePassphrase(newPassphraseFile: String?, isInteractive: Bool = TerminalPrompt.isAvailable)
-        throws -> String
+        throws -> KeychainChangeReport
     {
         _ = try store.read()  // unlock with the current passphrase first
         let source = PassphraseResolver(
@@ -93,18 +106,20 @@ public struct KeysSession: Sendable {
                 .keychain, "no new passphrase: pass --new-passphrase-file PATH (mode 0600) or run on a terminal")
         }
         try store.changePassphrase(to: newPassphrase)
-        return "changed the passphrase of \(path)"
+        return KeychainChangeReport(
+            result: "passphrase_changed", keychain: path, text: "changed the passphrase of \(path)")
     }
 
-    /// The key of `name`, only when `reveal` is set.
-    public func export(name: String, reveal: Bool) throws -> APIKey {
+    /// The entry `name` with its key, only when `reveal` is set.
+    public func export(name: String, reveal: Bool) throws -> KeyExport {
         guard reveal else {
             throw KeysFailure(
                 .usage,
                 "refusing to print the key of \(name) without --reveal (it would land in scrollback and logs); "
                     + "run `moltipass keys export \(name) --reveal` to print it for migration")
         }
-        return try store.key(for: name)
+        let (entry, key) = try entryAndKey(name)
+        return KeyExport(name: name, key: key, baseURL: entry.metadata.baseURL, keychain: path)
     }
 
     /// The entry `name` and its key, or `KeychainError.entryNotFound`.

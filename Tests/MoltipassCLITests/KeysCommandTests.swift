@@ -79,6 +79,84 @@ struct KeysCommandTests {
         home.expectNoLeak(of: [Self.alphaKey])
     }
 
+    /// `--json` on init, add, remove, passwd and export: one object on stdout with exactly the fields
+    /// README's "Keychain" table documents for the command, the same facts as the line; never a key
+    /// or a passphrase, except the key in export --reveal --json; a failure keeps stdout empty and
+    /// its message and exit status.
+    @Test func jsonReports() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let documented = documentedFields(table: "`--json` field", in: try Readme.section("Keychain"))
+        func object(
+            _ result: ProcessRunner.Result, _ fields: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> [String: JSONValue] {
+            #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+            return try reportObject(result, fields: fields, documented: documented, sourceLocation: sourceLocation)
+        }
+        let alpha = APIKey(Self.alphaKey).fingerprint
+        let beta = APIKey(Self.betaKey).fingerprint
+
+        let created = try object(
+            try await home.run(["keys", "init", "--scrypt-log2n", "10", "--json"]), ["result", "keychain", "scrypt"])
+        #expect(created["result"]?.string == "created")
+        #expect(created["keychain"]?.string == home.keychainPath)
+        #expect(created["scrypt"] == .object(["log2_n": .number(10), "r": .number(8), "p": .number(1)]))
+
+        let base = "http://127.0.0.1:8787/api/v1"
+        let entryFields: Set = ["result", "keychain", "name", "key_fingerprint", "base_url"]
+        let added = try object(
+            try await home.run(["keys", "add", "alpha", "--base-url", base, "--json"], stdin: Self.alphaKey + "\n"),
+            entryFields)
+        #expect(added["result"]?.string == "added")
+        #expect(added["name"]?.string == "alpha")
+        #expect(added["key_fingerprint"]?.string == alpha)
+        #expect(added["base_url"]?.string == base)
+        #expect(added["keychain"]?.string == home.keychainPath)
+        let replaced = try object(
+            try await home.run(["keys", "add", "alpha", "--replace", "--json"], stdin: Self.betaKey + "\n"),
+            entryFields)
+        #expect(replaced["result"]?.string == "replaced")
+        #expect(replaced["key_fingerprint"]?.string == beta)
+        #expect(replaced["base_url"]?.string == base, "--replace without --base-url keeps the entry's")
+        let listed = try #require(try await home.listJSON().first?.object)
+        #expect(Set(listed.keys).isSubset(of: documented), "undocumented: \(listed.keys)")
+        #expect(listed["key_fingerprint"]?.string == beta)
+
+        let refused = try await home.run(["keys", "export", "alpha", "--json"])
+        #expect(refused.status == 64)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("without --reveal"))
+        let revealed = try await home.run(["keys", "export", "alpha", "--reveal", "--json"], recorded: false)
+        let exported = try object(revealed, ["name", "key", "key_fingerprint", "base_url", "keychain"])
+        #expect(exported["key"]?.string == Self.betaKey)
+        #expect(exported["key_fingerprint"]?.string == beta)
+        #expect(exported["base_url"]?.string == base)
+        #expect(!revealed.stderr.contains(Self.betaKey))
+
+        let newFile = home.directory.file("new-passphrase").path
+        try KeysHome.writeSecret("a whole new passphrase\n", to: newFile)
+        let changed = try object(
+            try await home.run(["keys", "passwd", "--new-passphrase-file", newFile, "--json"]), ["result", "keychain"])
+        #expect(changed["result"]?.string == "passphrase_changed")
+        #expect(changed["keychain"]?.string == home.keychainPath)
+
+        let removed = try object(
+            try await home.run(["keys", "remove", "alpha", "--passphrase-file", newFile, "--json"]),
+            ["result", "keychain", "name", "key_fingerprint"])
+        #expect(removed["result"]?.string == "removed")
+        #expect(removed["name"]?.string == "alpha")
+        #expect(removed["key_fingerprint"]?.string == beta)
+        let missing = try await home.run(["keys", "remove", "alpha", "--passphrase-file", newFile, "--json"])
+        #expect(missing.status == 12)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.contains("no entry named alpha"))
+
+        home.expectNoLeak(of: [Self.alphaKey, Self.betaKey])
+        for passphrase in ["correct horse battery staple", "a whole new passphrase"] {
+            #expect(!home.transcript.all.contains(passphrase), "a passphrase leaked")
+        }
+    }
+
     /// passwd re-encrypts: the old passphrase then fails with the one error (12), the new one
     /// opens the same entries.
     @Test func passwdRoundTrip() async throws {

@@ -23,13 +23,16 @@ struct KeysAdd: AsyncParsableCommand {
     @Flag(help: "Overwrite an existing entry with the same name (its key and, when given, its base URL).")
     var replace = false
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the key.")
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
             let url = try baseURL.map { try KeysEndpoint.checkedBaseURL($0) }  // before asking for anything
             let session = try options.session()
             _ = try session.list()  // unlock (and fail on a bad passphrase) before asking for the key
             let key = try KeysSecretInput.readKey(for: name)
-            print(try session.add(name: name, key: key, baseURL: url, replace: replace))
+            try printReport(try session.add(name: name, key: key, baseURL: url, replace: replace), json: json)
             return .ok
         }
     }

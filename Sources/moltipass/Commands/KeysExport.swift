@@ -14,10 +14,21 @@ struct KeysExport: AsyncParsableCommand {
     @Flag(help: "Really print the key on stdout.")
     var reveal = false
 
+    @Flag(
+        help: """
+            With --reveal, print one JSON object on stdout: name, key, key_fingerprint, base_url, keychain \
+            (README, "Keychain"). Without --reveal it is refused like the plain form.
+            """)
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
-            let key = try options.session().export(name: name, reveal: reveal)
-            key.withRawValue { print($0) }
+            let export = try options.session().export(name: name, reveal: reveal)
+            if json {
+                print(try ReportJSON.string(export))
+            } else {
+                export.key.withRawValue { print($0) }
+            }
             return .ok
         }
     }

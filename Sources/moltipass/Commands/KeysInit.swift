@@ -13,6 +13,9 @@ struct KeysInit: AsyncParsableCommand {
         help: ArgumentHelp("scrypt cost N = 2^n (default 18). For tests only: lower is weaker.", visibility: .hidden))
     var scryptLog2N: Int?
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the passphrase.")
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
             let scrypt = try KeysSession.scryptParameters(log2N: scryptLog2N)
@@ -20,7 +23,7 @@ struct KeysInit: AsyncParsableCommand {
                 printError(
                     "moltipass: warning: scrypt N = 2^\(scryptLog2N) is weaker than the default 2^18; tests only")
             }
-            print(try options.session().initialize(scrypt: scrypt))
+            try printReport(try options.session().initialize(scrypt: scrypt), json: json)
             return .ok
         }
     }

@@ -12,9 +12,12 @@ struct KeysPasswd: AsyncParsableCommand {
         help: ArgumentHelp("A file holding the new passphrase (mode 0600 or 0400); else a prompt.", valueName: "path"))
     var newPassphraseFile: String?
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the passphrase.")
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
-            print(try options.session().changePassphrase(newPassphraseFile: newPassphraseFile))
+            try printReport(try options.session().changePassphrase(newPassphraseFile: newPassphraseFile), json: json)
             return .ok
         }
     }

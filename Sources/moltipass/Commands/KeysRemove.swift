@@ -10,9 +10,12 @@ struct KeysRemove: AsyncParsableCommand {
     @Argument(help: "The entry to delete.")
     var name: String
 
+    @Flag(help: "Print the result as JSON on stdout (README, \"Keychain\"); never the key.")
+    var json = false
+
     func run() async throws {
         try await reportingFailures {
-            print(try options.session().remove(name: name))
+            try printReport(try options.session().remove(name: name), json: json)
             return .ok
         }
     }
