@@ -30,3 +30,27 @@ public struct ChallengeSolveOutcome: Sendable, Equatable {
         }
     }
 }
+
+/// `challenge solve --json`: one object for scripts (docs/challenges.md). `result` is `answered` or
+/// `declined`; an answer has `answer` (two decimals, as sent to Moltbook) and, from the built-in
+/// solver, the `operation` and `operands` it read; a decline has `reason`; both have `confidence`.
+extension ChallengeSolveOutcome: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case result, answer, confidence, operation, operands, reason
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(solution.confidence, forKey: .confidence)
+        switch solution {
+        case .answer(let answer, _, let operation, let operands):
+            try container.encode("answered", forKey: .result)
+            try container.encode(answer, forKey: .answer)
+            try container.encodeIfPresent(operation, forKey: .operation)
+            if !operands.isEmpty { try container.encode(operands, forKey: .operands) }
+        case .declined(let reason, _):
+            try container.encode("declined", forKey: .result)
+            try container.encode(reason, forKey: .reason)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookAPI
 import MoltipassTesting
 import Testing
 
@@ -111,6 +112,65 @@ struct ChallengeCommandTests {
         #expect(result.status == 13)
         #expect(result.stderr.contains("within 1 s"), "stderr: \(result.stderr)")
         #expect(elapsed < 60, "took \(elapsed) s")
+    }
+
+    /// docs/challenges.md, whose `--json` table and example these tests hold the binary to.
+    static func docs() throws -> [Substring] {
+        try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/challenges.md"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The `--json` object of `result`: exactly `fields`, each in docs/challenges.md's table.
+    static func object(
+        _ result: ProcessRunner.Result, _ fields: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String: JSONValue] {
+        let documented = documentedFields(table: "`challenge solve --json` field", in: try docs())
+        return try reportObject(result, fields: fields, documented: documented, sourceLocation: sourceLocation)
+    }
+
+    /// `--json`: one object on stdout for an answer (with the built-in reading, or a command
+    /// solver's number) and for a decline (with the reason, which stays on stderr too), same exit
+    /// statuses; a usage error prints no object.
+    @Test func jsonAnswersAndDeclines() async throws {
+        let answered = try await Self.solve(["--json"])
+        #expect(answered.status == 0, "stderr: \(answered.stderr)")
+        #expect(answered.stderr.isEmpty)
+        let answer = try Self.object(answered, ["result", "answer", "confidence", "operation", "operands"])
+        #expect(answer["result"]?.string == "answered")
+        #expect(answer["answer"]?.string == "23.00")
+        #expect(answer["operation"]?.string == "subtract")
+        #expect(answer["operands"] == .array([.number(32), .number(9)]))
+        #expect((0.7...1).contains(answer["confidence"]?.double ?? -1))
+
+        let declined = try await Self.solve(["--json", "--threshold", "0.99"])
+        #expect(declined.status == 13)
+        #expect(declined.stderr.contains("declined"))
+        let decline = try Self.object(declined, ["result", "confidence", "reason"])
+        #expect(decline["result"]?.string == "declined")
+        #expect(decline["reason"]?.string?.contains("32 - 9") == true)
+        #expect(declined.stderr.contains(decline["reason"]?.string ?? "?"))
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.script("solver.sh", "echo 7.125", in: directory)
+        let command = try Self.object(
+            try await Self.solve(["--solver", "command:\(path)", "--json"]), ["result", "answer", "confidence"])
+        #expect(command["answer"]?.string == "7.13")
+        #expect(command["confidence"]?.double == 1)
+
+        let usage = try await Self.solve(["--json"], input: "\n")
+        #expect(usage.status == 64)
+        #expect(usage.stdout.isEmpty)
+    }
+
+    /// The `--json` example of docs/challenges.md, run: the documented object is what the binary prints.
+    @Test func documentedJSONExample() async throws {
+        let block = try #require(
+            Readme.blocks("sh", in: try Self.docs()).first { $0.first?.hasSuffix("challenge solve --json") == true })
+        let text = try #require(block[0].firstMatch(of: /echo '([^']+)'/)).1
+        let result = try await Self.solve(["--json"], input: String(text) + "\n")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == block.dropFirst().joined(separator: "\n") + "\n")
     }
 
     /// Bad options and empty input are usage errors (64).

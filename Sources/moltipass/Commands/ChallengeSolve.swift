@@ -8,7 +8,8 @@ struct ChallengeSolve: AsyncParsableCommand {
         commandName: "solve",
         abstract: "Solve a challenge text read from stdin; print the answer with two decimals.",
         discussion: """
-            Exit status: 0 answered (the answer on stdout), 13 declined (the reason on stderr), 64 usage. \
+            Exit status: 0 answered (the answer on stdout), 13 declined (the reason on stderr), 64 usage; \
+            with --json one object on stdout either way. \
             A command solver gets the text on stdin and must print one number and exit 0 within --timeout.
             """)
 
@@ -30,6 +31,13 @@ struct ChallengeSolve: AsyncParsableCommand {
     @Flag(help: "Also print the confidence and the reading on stderr.")
     var explain = false
 
+    @Flag(
+        help: """
+            Print one JSON object on stdout, answered or declined (docs/challenges.md): result, answer, \
+            confidence, operation, operands, reason. Messages and exit status as without it.
+            """)
+    var json = false
+
     func validate() throws {
         if let timeout, DurationOption.seconds(timeout) == nil {
             throw ValidationError(DurationOption.problem("--timeout", timeout))
@@ -50,7 +58,9 @@ struct ChallengeSolve: AsyncParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         let outcome = await ChallengeSolveOutcome.solve(text, with: config)
-        if let answer = outcome.answer {
+        if json {
+            print(try ReportJSON.string(outcome))
+        } else if let answer = outcome.answer {
             print(answer)
         }
         if let message = outcome.message(explain: explain) {
