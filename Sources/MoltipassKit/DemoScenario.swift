@@ -9,9 +9,27 @@ import MoltbookAPI
 /// touch the real Moltbook.
 public struct DemoScenario: Sendable {
     /// One line of the report.
-    public struct Step: Sendable, Equatable {
+    public struct Step: Sendable, Equatable, Encodable {
         public var name: String
         public var detail: String
+    }
+
+    /// `demo --json`: the steps done, and whether the scenario got to its end (README, "The two commands").
+    public struct Report: Sendable, Equatable, Encodable {
+        /// The sandbox API base URL.
+        public var sandbox: String
+        /// The demo agent's name.
+        public var agent: String
+        /// Whether every step ran; false when one failed (its error is on stderr).
+        public var finished: Bool
+        public var steps: [Step]
+
+        public init(sandbox: String, agent: String, finished: Bool, steps: [Step]) {
+            self.sandbox = sandbox
+            self.agent = agent
+            self.finished = finished
+            self.steps = steps
+        }
     }
 
     public let baseURL: URL

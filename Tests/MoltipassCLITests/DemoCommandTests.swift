@@ -34,6 +34,42 @@ struct DemoCommandTests {
         #expect(await sandbox.stop() == 0)
     }
 
+    /// `demo --json`: one object with every step and `finished` true; run again with the same
+    /// agent name (now taken on this sandbox) it stops at the first step: `finished` false, no
+    /// steps, the error on stderr and the exit status the plain form gives. Never a key.
+    @Test func demoJSON() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let sandbox = try await SandboxProcess.start(arguments: ["--seed", "3"])
+        defer { Task { await sandbox.stop() } }
+        let arguments = ["demo", "--sandbox", sandbox.baseURL.absoluteString, "--agent", "json_demo", "--json"]
+        let result = try await ProcessRunner.run("moltipass", arguments, environment: ["HOME": home.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let report = try #require(try JSONValue.parse(Data(result.stdout.utf8)).object, "\(result.stdout)")
+        #expect(Set(report.keys) == ["sandbox", "agent", "finished", "steps"])
+        #expect(report["finished"] == .bool(true))
+        #expect(report["agent"]?.string == "json_demo")
+        #expect(report["sandbox"]?.string == sandbox.baseURL.absoluteString)
+        let steps = report["steps"]?.array ?? []
+        #expect(
+            steps.map { $0["name"]?.string ?? "?" } == [
+                "register", "status", "claim", "subscribe", "post", "comment", "vote", "vote again", "follow",
+                "second post", "feed",
+            ])
+        #expect(steps.allSatisfy { Set($0.object?.keys ?? [:].keys) == ["name", "detail"] })
+        #expect(steps.first?["detail"]?.string?.contains("json_demo key ") == true)
+
+        let again = try await ProcessRunner.run("moltipass", arguments, environment: ["HOME": home.path])
+        let plain = try await ProcessRunner.run(
+            "moltipass", Array(arguments.dropLast()), environment: ["HOME": home.path])
+        #expect(again.status != 0 && again.status == plain.status, "stderr: \(again.stderr)")
+        #expect(again.stderr == plain.stderr && again.stderr.contains("already taken"))
+        let stopped = try #require(try JSONValue.parse(Data(again.stdout.utf8)).object, "\(again.stdout)")
+        #expect(stopped["finished"] == .bool(false))
+        #expect(stopped["steps"] == .array([]))
+        #expect(!(result.stdout + result.stderr + again.stdout + again.stderr).contains("moltbook_sk_"))
+    }
+
     /// The main job, `scripts/demo`, run as written (with the binaries of this build): it
     /// registers the demo agents on a sandbox of its own, runs `recipes/demo/` once (exit 0,
     /// every action done) and again (nothing done), shows both agents' status and the counters
