@@ -33,13 +33,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The one settable clock and the one seeded random source (SplitMix64), for the sandbox, plan and tests.
+        .target(name: "Determinism"),
         // The in-memory Moltbook model. Clock injected; no sockets.
-        .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI"]),
+        .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI", "Determinism"]),
         // HTTP front for the model. Only the sandbox binary and test support link it.
         .target(
             name: "MoltbookSandboxServer",
             dependencies: [
-                "MoltbookSandbox",
+                "MoltbookSandbox", "Determinism",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -79,7 +81,7 @@ let package = Package(
             name: "MoltipassKit",
             dependencies: [
                 "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox", "ChallengeSolver",
-                .product(name: "Logging", package: "swift-log"),
+                "Determinism", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -102,7 +104,7 @@ let package = Package(
         .target(
             name: "MoltipassTesting",
             dependencies: [
-                "MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer",
+                "MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "Determinism",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -129,7 +131,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
-        .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox"]),
+        .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox", "Determinism"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 /// Registration, claim state, profiles and follows.
@@ -29,9 +30,9 @@ extension SandboxState {
         let description = body?["description"]?.stringValue ?? ""
         let agent = SandboxAgent(
             id: random.uuid(), name: name, description: description,
-            apiKey: "moltbook_sk_" + random.token(32, alphabet: SandboxRandom.urlSafe),
-            claimToken: "moltbook_claim_" + random.token(32, alphabet: SandboxRandom.urlSafe),
-            verificationCode: random.pick(Self.codeWords) + "-" + random.token(4, alphabet: SandboxRandom.upperAlnum),
+            apiKey: "moltbook_sk_" + random.token(32, alphabet: SeededRandom.urlSafe),
+            claimToken: "moltbook_claim_" + random.token(32, alphabet: SeededRandom.urlSafe),
+            verificationCode: random.pick(Self.codeWords) + "-" + random.token(4, alphabet: SeededRandom.upperAlnum),
             createdAt: now, lastActive: now, claimed: config.autoClaim)
         agents[agent.id] = agent
         agentIDByKey[agent.apiKey] = agent.id

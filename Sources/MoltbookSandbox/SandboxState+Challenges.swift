@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 extension SandboxState {
@@ -13,7 +14,7 @@ extension SandboxState {
         let generated = challengeGenerator.next(level: config.challengeObfuscation)
         let window = target == .submolt ? config.submoltChallengeExpirySeconds : config.challengeExpirySeconds
         let challenge = SandboxChallenge(
-            code: "moltbook_verify_" + random.token(32, alphabet: SandboxRandom.hexDigits), agentID: agentID,
+            code: "moltbook_verify_" + random.token(32, alphabet: SeededRandom.hexDigits), agentID: agentID,
             target: target, contentID: contentID, text: generated.text, answer: generated.answer,
             expiresAt: now.addingTimeInterval(Double(window)))
         challenges[challenge.code] = challenge

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import MoltbookAPI
 
@@ -29,7 +30,7 @@ extension SandboxState {
             headers.add(name: "Content-Type", value: "text/html")
             headers.add(name: "Server", value: "CloudFront")
             headers.add(name: "X-Cache", value: "Error from cloudfront")
-            let body = Self.cloudFrontPage(status: status, requestID: random.token(52, alphabet: SandboxRandom.urlSafe))
+            let body = Self.cloudFrontPage(status: status, requestID: random.token(52, alphabet: SeededRandom.urlSafe))
             return SandboxReply(response: HTTPResponse(status: status, headers: headers, body: Data(body.utf8)))
         case .malformedJSON:
             var response = Self.render(api(request, now: now))

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import MoltbookAPI
 
@@ -7,7 +8,7 @@ import MoltbookAPI
 struct SandboxState: Sendable {
     var config: SandboxConfig
     let seed: UInt64
-    var random: SandboxRandom
+    var random: SeededRandom
     var challengeGenerator: ChallengeGenerator
     var counters = SandboxCounters()
     var agents: [String: SandboxAgent] = [:]
@@ -37,7 +38,7 @@ struct SandboxState: Sendable {
     init(config: SandboxConfig, seed: UInt64) {
         self.config = config
         self.seed = seed
-        self.random = SandboxRandom(seed: seed)
+        self.random = SeededRandom(seed: seed)
         self.challengeGenerator = ChallengeGenerator(seed: seed ^ 0xC4A1_1E46_E000_0001)
         self.faults = config.faults
         let epoch = Date(timeIntervalSince1970: 1_769_904_000)  // 2026-02-01T00:00:00Z

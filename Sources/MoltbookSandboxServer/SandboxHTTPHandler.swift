@@ -1,3 +1,4 @@
+import Determinism
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -7,7 +8,7 @@ import MoltbookSandbox
 /// Converts FlyingFox requests to `SandboxRequest`s, asks the model, and plays out delays and drops.
 struct SandboxHTTPHandler: HTTPHandler {
     let model: SandboxModel
-    let clock: SandboxClock
+    let clock: SettableClock
     let log: (@Sendable (String) -> Void)?
 
     func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
@@ -27,7 +28,7 @@ struct SandboxHTTPHandler: HTTPHandler {
         for (name, value) in request.headers { headers.add(name: name.rawValue, value: value) }
         let sandboxRequest = SandboxRequest(
             method: method, path: request.path, query: query, headers: headers, body: body)
-        let reply = model.handle(sandboxRequest, now: clock.now())
+        let reply = model.handle(sandboxRequest, now: clock.now)
         log?("\(method.rawValue) \(request.path) -> \(reply.response.status)")
         if let delay = reply.delay { try await Task.sleep(for: delay) }
         return Self.convert(reply)
@@ -54,7 +55,7 @@ struct SandboxHTTPHandler: HTTPHandler {
         } else if request.method != .GET {
             return Self.json(405, ["success": false, "error": "Method not allowed"])
         }
-        return Self.json(200, ["success": true, "now": .string(SandboxTime.iso(clock.now()))])
+        return Self.json(200, ["success": true, "now": .string(SandboxTime.iso(clock.now))])
     }
 
     private static func json(_ status: Int, _ body: JSON) -> FlyingFox.HTTPResponse {

@@ -1,3 +1,4 @@
+import Determinism
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -28,7 +29,7 @@ public final class SandboxServer: Sendable {
     }
 
     public let model: SandboxModel
-    public let clock: SandboxClock
+    public let clock: SettableClock
     private let host: String
     private let port: UInt16
     private let logger: (@Sendable (String) -> Void)?
@@ -36,7 +37,7 @@ public final class SandboxServer: Sendable {
 
     /// - Parameter log: called with one line per request (method, path, status); never sees headers.
     public init(
-        model: SandboxModel, clock: SandboxClock = SandboxClock(), host: String = "127.0.0.1", port: UInt16 = 0,
+        model: SandboxModel, clock: SettableClock = SettableClock(), host: String = "127.0.0.1", port: UInt16 = 0,
         log: (@Sendable (String) -> Void)? = nil
     ) {
         self.model = model

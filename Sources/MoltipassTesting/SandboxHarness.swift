@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import MoltbookAPI
@@ -8,7 +9,7 @@ import MoltbookSandboxServer
 /// through the real `CurlTransport`.
 public struct SandboxHarness: Sendable {
     public let server: SandboxServer
-    public let clock: SandboxClock
+    public let clock: SettableClock
     /// `http://127.0.0.1:PORT/api/v1`.
     public let baseURL: URL
     public let transport: CurlTransport
@@ -25,7 +26,7 @@ public struct SandboxHarness: Sendable {
     /// Starts a server for `model` on an ephemeral loopback port.
     public static func start(
         config: SandboxConfig = SandboxConfig(dialect: TestDialect.current), seed: UInt64 = 1,
-        clock: SandboxClock = SandboxClock(),
+        clock: SettableClock = SettableClock(),
         transport: CurlTransport.Configuration = CurlTransport.Configuration(
             totalTimeout: .seconds(10), policy: URLPolicy(allowInsecureLoopback: true))
     ) async throws -> SandboxHarness {

@@ -12,7 +12,7 @@ struct RateLimitAgreementTests {
     @Test func postCooldown() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
-            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
+            config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("poster"))
         sandbox.clock.advance(by: 2 * 86_400)  // past the first-24-hours profile
@@ -24,7 +24,7 @@ struct RateLimitAgreementTests {
             })
         #expect(error.code == .rateLimited)
         #expect(error.rateLimit.retryAfterMinutes == 20)
-        #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 1200)
+        #expect(error.rateLimit.retryWait(now: sandbox.clock.now) == 1200)
         #expect(sandbox.model.counters().postsCreated == 1)
     }
 
@@ -32,7 +32,7 @@ struct RateLimitAgreementTests {
     @Test func commentCooldown() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
-            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
+            config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("talker"))
         sandbox.clock.advance(by: 2 * 86_400)
@@ -41,7 +41,7 @@ struct RateLimitAgreementTests {
         sandbox.clock.advance(by: 5)
         let error = try #require(await apiError { try await client.createComment(postID: post.id, content: "second") })
         #expect(error.code == .rateLimited)
-        #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 15)
+        #expect(error.rateLimit.retryWait(now: sandbox.clock.now) == 15)
         #expect(error.rateLimit.dailyRemaining == 49)
         sandbox.clock.advance(by: 15)
         _ = try await client.createComment(postID: post.id, content: "second")
@@ -51,7 +51,7 @@ struct RateLimitAgreementTests {
     @Test func requestWindow() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
-            config: SandboxConfig(dialect: .moltbookCom), clock: SandboxClock(fixed: fixedStart))
+            config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("reader"))
         var last: MoltbookResponse<Agent>?
@@ -69,7 +69,7 @@ struct RateLimitAgreementTests {
         #expect(window.windowLimit == 60)
         #expect(window.windowRemaining == 0)
         #expect(error.code == .rateLimited)
-        let wait = try #require(error.rateLimit.retryWait(now: sandbox.clock.now()))
+        let wait = try #require(error.rateLimit.retryWait(now: sandbox.clock.now))
         #expect(error.rateLimit.retryAfterSeconds == wait)
         #expect(error.rateLimit.retryAfterHeader == wait.rounded(.up))
         #expect(wait > 0 && wait <= 60)
@@ -88,7 +88,7 @@ struct ForcedShapeTests {
     @Test(arguments: RateLimitShape.allCases, [true, false])
     func shape(_ shape: RateLimitShape, retryAfterHeader: Bool) async throws {
         let config = SandboxConfig(forcedRateLimitShape: shape, sendRetryAfter: retryAfterHeader)
-        let sandbox = try await SandboxHarness.start(config: config, clock: SandboxClock(fixed: fixedStart))
+        let sandbox = try await SandboxHarness.start(config: config, clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("shaped"))
         sandbox.clock.advance(by: 2 * 86_400)
@@ -99,7 +99,7 @@ struct ForcedShapeTests {
                 try await client.createPost(.text(submolt: "general", title: "Two", content: "y"))
             })
         #expect(error.code == .rateLimited)
-        #expect(error.rateLimit.retryWait(now: sandbox.clock.now()) == 1200)
+        #expect(error.rateLimit.retryWait(now: sandbox.clock.now) == 1200)
         #expect((error.rateLimit.retryAfterHeader != nil) == retryAfterHeader)
     }
 }

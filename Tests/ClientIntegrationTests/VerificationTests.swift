@@ -11,7 +11,7 @@ struct VerificationTests {
     /// A challenged post is pending, a right answer publishes it, a second answer is 409.
     @Test func rightAnswer() async throws {
         let sandbox = try await SandboxHarness.start(
-            config: SandboxConfig(newAgentPeriodSeconds: 0, challengeRate: 1), clock: SandboxClock(fixed: fixedStart))
+            config: SandboxConfig(newAgentPeriodSeconds: 0, challengeRate: 1), clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("solver"))
         let created = try await client.createPost(.text(submolt: "general", title: "Verify me", content: "x")).value
@@ -38,7 +38,7 @@ struct VerificationTests {
     @Test func wrongExpiredUnknown() async throws {
         let sandbox = try await SandboxHarness.start(
             config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0, challengeRate: 1),
-            clock: SandboxClock(fixed: fixedStart))
+            clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }
         let client = try sandbox.client(key: try await sandbox.registeredAgent("guesser"))
         let post = try await client.createPost(.text(submolt: "general", title: "A", content: "x")).value

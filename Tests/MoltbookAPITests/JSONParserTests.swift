@@ -283,7 +283,7 @@ private let invalidDocuments: [JSONTestDocument] = {
 
 // MARK: - Random documents
 
-extension SandboxRandom {
+extension SeededRandom {
     /// True `percent` times in a hundred (one draw).
     mutating func percent(_ percent: Int) -> Bool { index(100) < percent }
 }
@@ -291,9 +291,9 @@ extension SandboxRandom {
 /// Builds JSON text by hand: nested values, strings with every escape and raw control characters, numbers of
 /// every shape (some out of range), duplicate keys and trailing commas, and the odd UTF-16 document.
 struct DocumentGenerator {
-    var random: SandboxRandom
+    var random: SeededRandom
 
-    init(seed: UInt64) { random = SandboxRandom(seed: seed) }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
     mutating func document() -> [UInt8] {
         var output: [UInt8] = []

@@ -45,7 +45,7 @@ final class WireSandbox: Sendable {
     static func with(
         _ dialect: SandboxDialect, _ config: [String: JSON] = [:], _ body: (WireSandbox) async throws -> Void
     ) async throws {
-        let server = SandboxServer(model: SandboxModel(), clock: SandboxClock(fixed: t0))
+        let server = SandboxServer(model: SandboxModel(), clock: SettableClock(fixed: t0))
         let url = try await server.start()
         let wire = WireSandbox(server: server, port: UInt16(url.port ?? 0))
         do {

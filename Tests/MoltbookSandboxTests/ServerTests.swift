@@ -2,13 +2,14 @@ import Foundation
 import MoltbookAPI
 import MoltbookSandbox
 import MoltbookSandboxServer
+import MoltipassTesting
 import Testing
 
 @Suite struct ServerTests {
     static func start(_ config: SandboxConfig = SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
         async throws -> (SandboxServer, UInt16)
     {
-        let server = SandboxServer(model: SandboxModel(config: config), clock: SandboxClock(fixed: SandboxDriver.t0))
+        let server = SandboxServer(model: SandboxModel(config: config), clock: SettableClock(fixed: SandboxDriver.t0))
         let url = try await server.start()
         #expect(url.host == "127.0.0.1")
         #expect(url.path == "/api/v1")
@@ -81,7 +82,7 @@ import Testing
             JSON.parseOrNil(responses[0]?.body ?? Data())?["now"] == .string(SandboxTime.iso(SandboxDriver.t0 + 90)))
         #expect(JSON.parseOrNil(responses[1]?.body ?? Data())?["now"] == "2026-03-01T00:00:00.000000+00:00")
         #expect(responses[2]?.status == 400)
-        #expect(server.clock.now() == SandboxTime.parse("2026-03-01T00:00:00Z"))
+        #expect(server.clock.now == SandboxTime.parse("2026-03-01T00:00:00Z"))
         await server.stop()
     }
 

@@ -19,7 +19,7 @@ struct RunCrashTests {
             ProcessInfo.processInfo.environment["MOLTIPASS_CRASH_SEED"].flatMap(UInt64.init)
             ?? UInt64.random(in: 1...UInt64(UInt32.max))
         print("RunCrashTests seed \(seed), \(Self.kills) kills (MOLTIPASS_CRASH_SEED to replay)")
-        var random = SandboxRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let fixture = try await RunFixture.start(sandboxArguments: ["--config", try Self.config()])
         defer { Task { await fixture.stop() } }
         // Registered two days early, so the engine too uses the established limits (1 post / 30 min):

@@ -1,5 +1,5 @@
 import Foundation
-import MoltbookSandbox
+import MoltipassTesting
 import Testing
 
 @testable import MoltipassKit
@@ -40,7 +40,7 @@ import Testing
     /// texts of 8–40 random words (~720,000 pairs), none reaches it; a text of 60–100 words with
     /// one word inserted does; the demo's hourly bulletins (the same but for the hour) do not.
     @Test func nearDuplicateThreshold() {
-        var random = SandboxRandom(seed: 42)
+        var random = SeededRandom(seed: 42)
         let vocabulary = (0..<3_000).map { _ in
             String(
                 (0..<(3 + Int(random.next() % 6))).map { _ in Character(UnicodeScalar(97 + UInt8(random.next() % 26))) }

@@ -9,24 +9,13 @@ import Storage
 import Synchronization
 import Testing
 
-/// A settable instant shared by the sandbox transport and the test loop.
-final class VirtualClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date) { current = Mutex(start) }
-
-    var now: Date { current.withLock { $0 } }
-
-    func set(_ date: Date) { current.withLock { $0 = date } }
-}
-
 /// A sandbox model reached in process on a virtual clock, a state store, and recipe files in a
 /// temp directory: everything a `Runner` needs, with no sockets and no keychain.
 final class EngineWorld: Sendable {
     static let baseURL = URL(string: "http://127.0.0.1:9/api/v1")!
 
     let model: SandboxModel
-    let clock: VirtualClock
+    let clock: SettableClock
     let transport: InProcessSandboxTransport
     let store: SQLiteStateStore
     let directory: TemporaryDirectory
@@ -34,7 +23,7 @@ final class EngineWorld: Sendable {
     private let keys = Mutex<[String: APIKey]>([:])
 
     init(config: SandboxConfig = SandboxConfig(dialect: TestDialect.current, autoClaim: true), start: Date) throws {
-        let clock = VirtualClock(start)
+        let clock = SettableClock(fixed: start)
         self.clock = clock
         model = SandboxModel(config: config, seed: 7)
         transport = InProcessSandboxTransport(model: model) { clock.now }

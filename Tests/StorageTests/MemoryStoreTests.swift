@@ -15,7 +15,7 @@ import Testing
     func agreesWithSQLite(seed: UInt64) async throws {
         let sqlite = try SQLiteStateStore.inMemory()
         let memory = MemoryStateStore()
-        var random = SandboxRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var mismatches: [String] = []
         var outcomes: Set<String> = []
         for step in 0..<400 {
@@ -44,7 +44,7 @@ import Testing
     /// `memoryCopy()` of a populated SQLite store holds every row: the two answer every query alike.
     @Test func memoryCopyHoldsEveryRow() async throws {
         let sqlite = try SQLiteStateStore.inMemory()
-        var random = SandboxRandom(seed: 9)
+        var random = SeededRandom(seed: 9)
         for step in 0..<300 {
             _ = await Self.apply([Operation.random(&random, step: step)], failAfter: nil, to: sqlite)
         }
@@ -211,7 +211,7 @@ enum Operation: CustomStringConvertible {
 
     var description: String { "\(Mirror(reflecting: self).children.first?.label ?? "?")" }
 
-    static func random(_ random: inout SandboxRandom, step: Int) -> Operation {
+    static func random(_ random: inout SeededRandom, step: Int) -> Operation {
         func pick<T>(_ values: [T]) -> T { values[random.index(values.count)] }
         // Times move forward with the step, with fractional seconds and some ties.
         let base = Double(step)

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 /// One generated verification challenge: the text an agent sees and the answer the grader expects.
@@ -27,10 +28,10 @@ public struct GeneratedChallenge: Sendable, Equatable {
 /// distractor number. Noise never forms a standalone `-`, `*`, `+` or `/` token, so each text has exactly
 /// one reading under the conventions in challenges.md.
 public struct ChallengeGenerator: Sendable {
-    private var random: SandboxRandom
+    private var random: SeededRandom
 
     public init(seed: UInt64) {
-        self.random = SandboxRandom(seed: seed)
+        self.random = SeededRandom(seed: seed)
     }
 
     /// The next challenge at obfuscation `level` (clamped to 0…3).

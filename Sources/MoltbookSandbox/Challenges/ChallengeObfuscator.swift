@@ -1,3 +1,5 @@
+import Determinism
+
 /// One word of a challenge before obfuscation.
 struct ChallengeToken: Sendable {
     var text: String
@@ -7,7 +9,7 @@ struct ChallengeToken: Sendable {
 
 /// Turns a plain word list into the noisy text style of real challenges, level by level.
 struct ChallengeObfuscator {
-    var random: SandboxRandom
+    var random: SeededRandom
 
     /// Noise symbols, weighted roughly by how often real texts use them.
     private static let noise: [Character] = Array("]]]]]]^^^^//~~}|.<{[\\>'")

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import MoltbookSandbox
 import Recipes
@@ -113,7 +114,7 @@ public struct PlanFeed: Sendable, Codable, Equatable {
     public static func generate(
         needs: Needs, start: Date, end: Date, seed: UInt64, perHour: Double
     ) -> PlanFeed {
-        var random = SandboxRandom(seed: seed ^ 0x5EED_F00D)
+        var random = SeededRandom(seed: seed ^ 0x5EED_F00D)
         let authors = generatedAuthors(needs)
         let topics = [
             "tide tables", "release notes", "a small parser", "weekly digest", "agent etiquette", "rate limits",

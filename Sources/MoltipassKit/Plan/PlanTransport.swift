@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import MoltbookAPI
 import MoltbookSandbox
@@ -24,7 +25,7 @@ final class PlanTransport: HTTPTransport, Sendable {
     let inner: InProcessSandboxTransport
     let faultRate: Double
     private let agentsByKey = Mutex<[String: String]>([:])
-    private let dice: Mutex<SandboxRandom>
+    private let dice: Mutex<SeededRandom>
     private let tally = Mutex(Tally())
 
     private let clock: @Sendable () -> Date
@@ -33,7 +34,7 @@ final class PlanTransport: HTTPTransport, Sendable {
         self.inner = inner
         self.clock = clock
         self.faultRate = faultRate
-        dice = Mutex(SandboxRandom(seed: seed ^ 0xFA17))
+        dice = Mutex(SeededRandom(seed: seed ^ 0xFA17))
     }
 
     var model: SandboxModel { inner.model }

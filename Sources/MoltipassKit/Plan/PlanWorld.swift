@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import MoltbookAPI
@@ -12,7 +13,7 @@ final class PlanWorld: Sendable {
 
     let model: SandboxModel
     let transport: PlanTransport
-    private let now: PlanClock
+    private let now: SettableClock
     private let keys = Mutex<[String: APIKey]>([:])
     private let clients = Mutex<[String: MoltbookClient]>([:])
     /// Challenges the simulated solver answered, by agent.
@@ -30,7 +31,7 @@ final class PlanWorld: Sendable {
         config.requireClaim = true
         config.enforceDuplicates = options.enforceDuplicates
         let model = SandboxModel(config: config, seed: options.seed)
-        let clock = PlanClock(options.start)
+        let clock = SettableClock(fixed: options.start)
         now = clock
         self.model = model
         let inner = InProcessSandboxTransport(model: model, handsOverTrees: !options.serializedBodies) { clock.now }
@@ -106,15 +107,4 @@ final class PlanWorld: Sendable {
         if case .verified = try await client.verify(code: code, answer: answer).value { return true }
         return false
     }
-}
-
-/// The plan's virtual instant, shared by the driver and the transport.
-final class PlanClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date) { current = Mutex(start) }
-
-    var now: Date { current.withLock { $0 } }
-
-    func set(_ date: Date) { current.withLock { $0 = date } }
 }

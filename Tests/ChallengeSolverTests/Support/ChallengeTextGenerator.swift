@@ -1,29 +1,13 @@
 import ChallengeSolver
+import Determinism
 import Foundation
 
-/// A small seeded generator (SplitMix64): the same seed always gives the same corpus.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    mutating func chance(_ probability: Double) -> Bool {
+extension SeededRandom {
+    /// True with `probability`, to a millionth, always drawing once (unlike `chance(_:)`): the frozen held-out
+    /// corpus was generated with this draw.
+    mutating func roll(_ probability: Double) -> Bool {
         Double(next() % 1_000_000) / 1_000_000 < probability
     }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
 }
 
 /// A lobster-math word problem with slots: `{a}` and `{b}` are the operands in text order, `{d}` a distractor
@@ -110,15 +94,15 @@ struct ChallengeTextGenerator {
     /// The next challenge.
     mutating func next(index: Int) -> GeneratedText {
         let template = random.pick(templates)
-        var a = Decimal(random.chance(0.7) ? random.int(20...45) : random.int(2...85))
-        var b = Decimal(template.implicit ?? random.int(template.second))
-        if template.operation == .subtract, !template.absolute, a <= b { a = b + Decimal(random.int(3...40)) }
+        var a = Decimal(random.roll(0.7) ? random.int(in: 20...45) : random.int(in: 2...85))
+        var b = Decimal(template.implicit ?? random.int(in: template.second))
+        if template.operation == .subtract, !template.absolute, a <= b { a = b + Decimal(random.int(in: 3...40)) }
         if template.operation == .divide {
-            let quotient = random.int(2...(85 / NSDecimalNumber(decimal: b).intValue))
+            let quotient = random.int(in: 2...(85 / NSDecimalNumber(decimal: b).intValue))
             a = b * Decimal(quotient)
         }
-        if template.operation != .divide, template.implicit == nil, random.chance(0.06) { a += 0.5 }
-        if template.absolute, random.chance(0.5) { swap(&a, &b) }
+        if template.operation != .divide, template.implicit == nil, random.roll(0.06) { a += 0.5 }
+        if template.absolute, random.roll(0.5) { swap(&a, &b) }
         let answer: Decimal
         switch template.operation {
         case .add: answer = a + b
@@ -126,16 +110,16 @@ struct ChallengeTextGenerator {
         case .multiply: answer = a * b
         case .divide: answer = a / b
         }
-        let distractor = Decimal(random.int(template.distractor))
+        let distractor = Decimal(random.int(in: template.distractor))
         var words: [Word] = []
         for raw in template.text.split(separator: " ") {
             let piece = String(raw)
             if let slot = ["{a}", "{b}", "{d}"].first(where: { piece.hasPrefix($0) }) {
                 let value = slot == "{a}" ? a : slot == "{b}" ? b : distractor
                 var number = Self.words(value).map { Word(text: $0, kind: .number) }
-                if slot == "{a}", random.chance(0.05) {
+                if slot == "{a}", random.roll(0.05) {
                     // A self-correction: a wrong number first, then the right one.
-                    let wrong = Self.words(Decimal(random.int(20...60))).map { Word(text: $0, kind: .number) }
+                    let wrong = Self.words(Decimal(random.int(in: 20...60))).map { Word(text: $0, kind: .number) }
                     let fix = random.pick(corrections).split(separator: " ").map {
                         Word(text: String($0), kind: .filler)
                     }
@@ -170,25 +154,25 @@ struct ChallengeTextGenerator {
         var words = input
         // Fillers and junk between words, never inside a number phrase.
         var out: [Word] = []
-        let framed = random.chance(0.15)
+        let framed = random.roll(0.15)
         if framed {
             out += random.pick(["um so", "okay lobster math", "in the dominance fight", "this lobster problem"])
                 .split(separator: " ").map { Word(text: String($0), kind: .plain) }
         }
         for (index, word) in words.enumerated() {
             let insideNumber = word.kind == .number && index > 0 && words[index - 1].kind == .number
-            if !insideNumber, index > 0, random.chance(0.12) {
-                out.append(Word(text: random.chance(0.8) ? random.pick(fillers) : random.pick(junk), kind: .filler))
+            if !insideNumber, index > 0, random.roll(0.12) {
+                out.append(Word(text: random.roll(0.8) ? random.pick(fillers) : random.pick(junk), kind: .filler))
             }
             out.append(word)
         }
         words = out
-        let allDoubled = random.chance(0.12)
-        let pairSplit = random.chance(0.06)
-        let separator: Character? = random.chance(0.1) ? random.pick(Array("]]~^|")) : nil
-        let clauseNoise = random.chance(0.35)
+        let allDoubled = random.roll(0.12)
+        let pairSplit = random.roll(0.06)
+        let separator: Character? = random.roll(0.1) ? random.pick(Array("]]~^|")) : nil
+        let clauseNoise = random.roll(0.35)
         var pieces: [String] = []
-        var phase = random.int(0...1)
+        var phase = random.int(in: 0...1)
         for (index, word) in words.enumerated() {
             var text = word.text
             if word.kind == .punctuation {
@@ -196,28 +180,28 @@ struct ChallengeTextGenerator {
                 continue
             }
             let trailing = text.last.map { ",?".contains($0) } == true ? String(text.removeLast()) : ""
-            if word.kind == .number, random.chance(0.04) { text = misspelt(text) }
-            if allDoubled || (text.count >= 3 && random.chance(0.3)) { text = doubled(text, all: allDoubled) }
-            if random.chance(0.35) { phase = random.int(0...1) }
+            if word.kind == .number, random.roll(0.04) { text = misspelt(text) }
+            if allDoubled || (text.count >= 3 && random.roll(0.3)) { text = doubled(text, all: allDoubled) }
+            if random.roll(0.35) { phase = random.int(in: 0...1) }
             text = alternating(text, phase: &phase)
             if pairSplit, text.count >= 3 {
                 text = pairs(text)
-            } else if text.count >= 4, random.chance(0.28) {
+            } else if text.count >= 4, random.roll(0.28) {
                 text = split(text)
             }
-            if random.chance(0.3) { text = noisy(text, kind: word.kind) }
+            if random.roll(0.3) { text = noisy(text, kind: word.kind) }
             text += trailing
-            if let separator { text += random.chance(0.8) ? " \(separator)" : String(separator) }
+            if let separator { text += random.roll(0.8) ? " \(separator)" : String(separator) }
             pieces.append(text)
             // A lone symbol between clauses, never next to a number or a unit (where it could be the operator).
             let next = index + 1 < words.count ? words[index + 1].kind : .plain
             if clauseNoise, word.kind == .plain || word.kind == .filler, next == .plain || next == .filler,
-                random.chance(0.08)
+                random.roll(0.08)
             {
                 pieces.append(String(random.pick(Array("-/~]^*|-/"))))
             }
         }
-        if !framed, input.first?.text == "a", random.chance(0.8) {
+        if !framed, input.first?.text == "a", random.roll(0.8) {
             // The usual opening: "A]" (82 % of the captured texts), sometimes "]A" or "a]".
             pieces[0] = random.pick(["A]", "A]", "A]", "A]", "]A", "a]"])
         }
@@ -226,7 +210,7 @@ struct ChallengeTextGenerator {
             text.removeLast()
             text += random.pick(["?", "??", "<?", "~?", "?]", " ?", "?>", "? um"])
         }
-        if random.chance(0.12) { text += " " + random.pick(junk) }
+        if random.roll(0.12) { text += " " + random.pick(junk) }
         return text
     }
 
@@ -235,7 +219,7 @@ struct ChallengeTextGenerator {
         var out = ""
         for character in word {
             out.append(character)
-            if character.isLetter, all || random.chance(0.35) { out.append(character) }
+            if character.isLetter, all || random.roll(0.35) { out.append(character) }
         }
         return out
     }
@@ -257,10 +241,10 @@ struct ChallengeTextGenerator {
     /// Splits a word into two or three fragments ("twenty" → "tW eN tY").
     mutating func split(_ word: String) -> String {
         var characters = Array(word)
-        let cut = random.int(1...(characters.count - 2))
+        let cut = random.int(in: 1...(characters.count - 2))
         characters.insert(" ", at: cut)
-        if characters.count >= 7, cut + 2 <= characters.count - 2, random.chance(0.3) {
-            let second = random.int((cut + 2)...(characters.count - 2))
+        if characters.count >= 7, cut + 2 <= characters.count - 2, random.roll(0.3) {
+            let second = random.int(in: (cut + 2)...(characters.count - 2))
             characters.insert(" ", at: second)
         }
         return String(characters)
@@ -280,14 +264,14 @@ struct ChallengeTextGenerator {
     mutating func noisy(_ word: String, kind: Word.Kind) -> String {
         let isNumber = kind == .number
         // `*` and `+` are sometimes noise too ("FiVe+", "d*"), but only on words where they cannot be the operator.
-        let symbol = kind == .plain && random.chance(operatorNoise) ? random.pick(Array("*+")) : random.pick(noise)
+        let symbol = kind == .plain && random.roll(operatorNoise) ? random.pick(Array("*+")) : random.pick(noise)
         var characters = Array(word)
-        switch random.int(0...3) {
+        switch random.int(in: 0...3) {
         case 0: return String(symbol) + word
         case 1, 2:
             guard characters.count >= 2 else { return word + String(symbol) }
-            let at = random.int(1...(characters.count - 1))
-            if isNumber, characters[at - 1] != " ", characters[at] != " ", random.chance(0.15) {
+            let at = random.int(in: 1...(characters.count - 1))
+            if isNumber, characters[at - 1] != " ", characters[at] != " ", random.roll(0.15) {
                 characters.insert(contentsOf: " \(random.pick(["-", "*", "/"])) ", at: at)
             } else {
                 characters.insert(symbol, at: at)

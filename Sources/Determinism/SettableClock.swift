@@ -1,8 +1,18 @@
 import Foundation
 import Synchronization
 
-/// The server's notion of "now": the wall clock plus an adjustable offset, or a fixed virtual time once set.
-public final class SandboxClock: Sendable {
+/// The one settable "now" of every simulated world: the sandbox server's clock, `plan`'s virtual
+/// instant and the engine tests' clock.
+///
+/// It is either the wall clock plus an adjustable offset (the `moltbook-sandbox` executable, whose
+/// `/_sandbox/clock` moves time) or a fixed virtual instant that moves only when advanced or set
+/// (`plan`, tests). Code under test never reads it directly: the thin driver reads `now` and passes
+/// the instant in, so the same clock can be shared by a transport and the loop that drives it.
+///
+/// It and `SeededRandom` form the tiny `Determinism` target (no dependencies) rather than living in
+/// `MoltipassTesting`, because production code (`plan`, the sandbox server and model) needs them too and
+/// never links test support; `MoltipassTesting` re-exports both for the tests.
+public final class SettableClock: Sendable {
     private enum Mode {
         case offset(TimeInterval)
         case fixed(Date)
@@ -10,6 +20,7 @@ public final class SandboxClock: Sendable {
 
     private let mode: Mutex<Mode>
 
+    /// The wall clock shifted by `offset` seconds.
     public init(offset: TimeInterval = 0) {
         self.mode = Mutex(.offset(offset))
     }
@@ -19,8 +30,8 @@ public final class SandboxClock: Sendable {
         self.mode = Mutex(.fixed(date))
     }
 
-    /// The current sandbox time.
-    public func now() -> Date {
+    /// The current instant.
+    public var now: Date {
         mode.withLock { mode in
             switch mode {
             case .offset(let offset): Date().addingTimeInterval(offset)

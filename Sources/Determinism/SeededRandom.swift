@@ -1,5 +1,9 @@
 /// SplitMix64: a tiny, fast, seedable PRNG. Same seed, same sequence, on every platform.
-public struct SandboxRandom: RandomNumberGenerator, Sendable {
+///
+/// The one seeded random source of the package: the sandbox model's ids, keys and challenge dice,
+/// `plan`'s feed and fault dice, and every test that wants reproducible random input. A `plan` is
+/// byte-identical for a seed only while this sequence never changes.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) {
@@ -65,8 +69,4 @@ public struct SandboxRandom: RandomNumberGenerator, Sendable {
         let letters = Array(alphabet)
         return String((0..<count).map { _ in pick(letters) })
     }
-
-    static let urlSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    static let hexDigits = "0123456789abcdef"
-    static let upperAlnum = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 }
