@@ -73,12 +73,18 @@ extension AccountPass {
             logger.error("redirect refused; agent stopped", metadata: ["agent": "\(agent)"])
             return
         }
-        let advice =
-            error.code == .notClaimed
-            ? "claim the agent (moltipass claim \(agent)), then run again"
-            : "check it with `moltipass keys verify \(agent)`; if it is invalid, rotate the key and store the new "
-                + "one with `moltipass keys add \(agent) --replace`"
-        authBroken = "\(error.message): \(advice)"
+        // The client's message for a refused key already says to verify or rotate it; the
+        // engine adds only what names this agent.
+        switch error.code {
+        case .notClaimed:
+            authBroken = "\(error.message): claim the agent (moltipass claim \(agent)), then run again"
+        case .invalidKey, .authenticationRequired:
+            authBroken =
+                "the server refuses the key of \(agent): `moltipass keys verify \(agent)`; if it is invalid, "
+                + "rotate it and store the new one with `moltipass keys add \(agent) --replace`"
+        default:
+            authBroken = "\(error.message): `moltipass keys verify \(agent)`"
+        }
         logger.error("key refused; agent stopped", metadata: ["agent": "\(agent)", "error": "\(error.message)"])
     }
 

@@ -25,40 +25,35 @@ extension AccountPass {
                 until: until == .distantFuture ? nil : until)
             return
         }
-        // Classes the limiter already deferred in this pass, with until when. Later entries of
-        // such a class wait too, without a reservation and a store write each: a backlog of
-        // thousands of comments behind a daily cap otherwise costs a write per entry per pass.
-        var blocked: [LimitClass: Date] = [:]
         for entry in entries {
             if authBroken != nil || clientError != nil { break }
-            if entry.state == .intent || entry.state == .failed,
-                let limitClass = PlannedWrite.Kind(rawValue: entry.action).map({ PlannedWrite(kind: $0).limitClass }),
-                let until = blocked[limitClass]
-            {
+            let write: PlannedWrite
+            switch machine.step(for: entry) {
+            case .behind(let until):
                 report.items.append(item(entry, entry.action, .deferred, "behind an earlier deferred write", until))
                 continue
-            }
-            guard let payload = entry.payload, let write = PlannedWrite(payload: payload)
-            else {
+            case .unreadable:
                 _ = try? await store.markFailed(
                     key: entry.key, reason: "journal payload unreadable", retryAt: nil, at: now)
                 report.items.append(item(entry, "?", .failed, "journal payload unreadable"))
                 continue
-            }
-            if let next = entry.nextAttemptAt, next > now {
-                report.items.append(item(entry, write.summary, .deferred, entry.lastError ?? "scheduled", next))
-                report.due(at: next)
-                // Later writes of the class wait behind it: a queue's next post must not overtake
-                // one that is waiting for a retry (noted by scripts/reliability: possible reordering).
-                if entry.attempts > 0, blocked[write.limitClass] == nil { blocked[write.limitClass] = next }
+            case .waiting(let waiting, let until, let reason):
+                report.items.append(item(entry, waiting.summary, .deferred, reason, until))
+                report.due(at: until)
                 continue
+            case .readBack(let sent):
+                write = sent
+            case .send(let planned):
+                write = planned
             }
             let itemsBefore = report.items.count
             let stop = await attempt(entry, write, into: &report)
             if entry.state == .intent || entry.state == .failed, report.items.count == itemsBefore + 1,
                 let last = report.items.last, last.outcome == .deferred, let until = last.until
             {
-                blocked[write.limitClass] = until
+                // Deferred on a path of its own (a server check waiting for the read budget):
+                // the later writes of its class wait behind it too.
+                machine.deferred(write.limitClass, until: until)
             }
             await saveLimiter()
             if stop { break }
@@ -95,16 +90,15 @@ extension AccountPass {
         case .settled: return false
         case .stop: return true
         }
-        let classes: [LimitClass] = [.write, write.limitClass]
-        switch limiter.reserve(classes, at: now) {
+        switch machine.admit(write) {
         case .deferred(let until, let because):
             _ = try? await store.markFailed(key: entry.key, reason: "deferred by \(because)", retryAt: until, at: now)
-            report.items.append(item(entry, write.summary, .deferred, "\(because)", until))
+            report.items.append(item(entry, write.summary, .deferred, because, until))
             report.due(at: until)
             return false
         case .never(let because):
-            _ = try? await store.markFailed(key: entry.key, reason: "never allowed: \(because)", retryAt: nil, at: now)
-            report.items.append(item(entry, write.summary, .failed, "never allowed: \(because)"))
+            _ = try? await store.markFailed(key: entry.key, reason: because, retryAt: nil, at: now)
+            report.items.append(item(entry, write.summary, .failed, because))
             return false
         case .allowed:
             break
@@ -125,7 +119,7 @@ extension AccountPass {
             storedLimiter = limiterState
             remember(limiter, as: limiterState)
         } catch {
-            limiter.cancel(write.limitClass, reservedAt: now)
+            machine.withdraw(write)
             report.transientFailures += 1
             return true
         }
@@ -135,22 +129,6 @@ extension AccountPass {
 
     enum ReconcileStep { case settled, send, stop }
 
-    /// How many sends a write may take before one whose answer was unclear (5xx, unreadable)
-    /// and whose copy reading back cannot find is given up. Attempts refused by a 429 count
-    /// too (the journal keeps one count), hence a margin above the three unclear answers meant.
-    static let maxUnclearSends = 5
-
-    /// The class whose limiter a response's `X-RateLimit-*` headers describe: the open-source
-    /// server reports the post and comment limiters there on those endpoints (moltbook-api.md
-    /// §6.2); everywhere else they describe the request window. A header from one endpoint
-    /// limits that endpoint's class, never every write.
-    static func windowClass(of write: PlannedWrite) -> LimitClass {
-        switch write.kind {
-        case .post, .comment: write.limitClass
-        default: .write
-        }
-    }
-
     /// Folds the hints of the response to `write` into the limiter (`X-RateLimit-*` to the
     /// class `windowClass(of:)` names).
     func absorb(
@@ -158,7 +136,7 @@ extension AccountPass {
     ) {
         absorb(
             hint, status: status, action: action, request: .write, reservedAt: reservedAt,
-            window: Self.windowClass(of: write))
+            window: DrainMachine.windowClass(of: write))
     }
 
     func reconcile(_ entry: JournalEntry, _ write: PlannedWrite, client: MoltbookClient, into report: inout RunReport)
@@ -176,30 +154,18 @@ extension AccountPass {
         do {
             let verdict = try await Reconciler.reconcile(
                 write, agent: identity, intentAt: entry.sentAt ?? entry.createdAt, client: client)
-            switch verdict {
+            switch machine.handle(
+                verdict: verdict, for: write, attempts: entry.attempts, sentAt: entry.sentAt ?? entry.updatedAt)
+            {
             case .applied(let remoteID):
-                // The run that sent it may have died before saving its limiter: the write counts
-                // against the limits at the time it was sent (found by scripts/reliability/kill9).
-                limiter.record([.write, write.limitClass], at: entry.sentAt ?? entry.updatedAt)
                 await finish(entry, write, remoteID: remoteID, challenge: nil)
                 report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
                 return .settled
-            case .notApplied where entry.attempts >= Self.maxUnclearSends:
-                // Sent this often, each answer unclear and no copy found: a server that keeps
-                // failing this request. Every try may burn its limit slot, so it stops here.
-                let reason =
-                    "sent \(entry.attempts) times, the last without a clear answer, and not found on the server; "
-                    + "not sent again"
-                _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
-                report.items.append(item(entry, write.summary, .failed, reason))
-                return .settled
-            case .notApplied:
+            case .send:
                 return .send
-            case .unknowable:
-                // A vote on a server that shows no vote state: a second vote would toggle it off.
-                let reason = "vote outcome unknown and the server does not show votes; never re-sent"
+            case .giveUp(let reason, let outcome):
                 _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
-                report.items.append(item(entry, write.summary, .uncertain, reason))
+                report.items.append(item(entry, write.summary, outcome, reason))
                 return .settled
             }
         } catch {
@@ -210,75 +176,68 @@ extension AccountPass {
         }
     }
 
-    /// Journals an attempt's outcome. Returns true when the account must stop for this pass.
+    /// Performs the machine's decision on an attempt's answer. Returns true when the account
+    /// must stop for this pass.
     func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
         async -> Bool
     {
-        let limitClass = write.limitClass
-        switch outcome {
-        case .voteRemoved(let hint, let status):
-            absorb(hint, status: status, from: write, action: limitClass)
-            return await restoreVote(entry, write, into: &report)
-        case .done(let remoteID, let challenge, let hint, let status):
-            absorb(hint, status: status, from: write, action: limitClass)
-            await finish(entry, write, remoteID: remoteID, challenge: challenge)
-            await closeBreakerIfOpen()
-            if let challenge {
-                report.items.append(
-                    item(
-                        entry, write.summary, .challenged, "verification challenge \(short(challenge.code))",
-                        challenge.expiresAt))
-                // No further write while a challenge is outstanding: answer it now.
-                switch await settleChallenges(into: &report) {
-                case .clear: return false
-                case .waiting(let until, _):
-                    // The next pass answers again (a lost answer with attempts left) or waits out
-                    // the limiter: at that instant, not at the next occurrence.
-                    if let until { report.due(at: until) }
-                    return true
-                case .paused: return true
-                }
-            }
-            report.items.append(item(entry, write.summary, .done, remoteID.map { "id \($0)" }))
-            logger.debug("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
-            return false
-        case .rateLimited(let error):
-            absorb(error.rateLimit, status: 429, from: write, action: limitClass, reservedAt: now)
-            let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
-            _ = try? await store.markFailed(key: entry.key, reason: "429: \(error.message)", retryAt: until, at: now)
-            report.items.append(item(entry, write.summary, .deferred, "server said 429", until))
-            report.due(at: until)
-            return false
-        case .uncertain(let error):
-            absorb(error.rateLimit, status: error.status ?? 0, from: write, action: nil)
-            _ = try? await store.markUncertain(key: entry.key, reason: error.message, at: now)
-            report.items.append(item(entry, write.summary, .uncertain, error.message))
-            return false
-        case .retryable(let error):
-            limiter.cancel(limitClass, reservedAt: now)
-            let retry = now.addingTimeInterval(60)
-            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: retry, at: now)
-            report.items.append(item(entry, write.summary, .deferred, error.message, retry))
-            report.transientFailures += 1
-            return true
-        case .authBroken(let error):
-            // Refused before anything happened: the write stays pending for when the account works again.
-            limiter.cancel(limitClass, reservedAt: now)
-            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: now, at: now)
-            await authFailure(error, into: &report)
-            report.items.append(item(entry, write.summary, .deferred, error.message, report.paused[agent]))
-            return true
-        case .rejected(let error):
-            absorb(error.rateLimit, status: error.status ?? 0, from: write, action: nil)
-            if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
-                await finish(entry, write, remoteID: nil, challenge: nil)
-                report.items.append(item(entry, write.summary, .done, "already so"))
-                return false
-            }
-            _ = try? await store.markFailed(key: entry.key, reason: error.message, retryAt: nil, at: now)
-            report.items.append(item(entry, write.summary, .failed, error.message))
-            return false
+        let decision = machine.handle(outcome, for: write)
+        for (limitClass, spacing) in decision.learned {
+            logger.warning(
+                "server stricter than the limit profile; spacing learned",
+                metadata: ["agent": "\(agent)", "class": "\(limitClass.rawValue)", "spacing_s": "\(Int(spacing))"])
         }
+        if decision.transient { report.transientFailures += 1 }
+        switch decision.journal {
+        case .done(let remoteID)?:
+            var challenge: VerificationChallenge?
+            if case .applied(let asked) = decision.followUp { challenge = asked }
+            await finish(entry, write, remoteID: remoteID, challenge: challenge)
+        case .failed(let reason, let retryAt)?:
+            _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: retryAt, at: now)
+        case .uncertain(let reason)?:
+            _ = try? await store.markUncertain(key: entry.key, reason: reason, at: now)
+        case nil:
+            break
+        }
+        switch decision.followUp {
+        case .restoreVote:
+            return await restoreVote(entry, write, into: &report)
+        case .authFailure:
+            if case .authBroken(let error) = outcome { await authFailure(error, into: &report) }
+            report.items.append(item(entry, write.summary, .deferred, decision.reason, report.paused[agent]))
+            return true
+        case .applied(let challenge?):
+            await closeBreakerIfOpen()
+            report.items.append(
+                item(
+                    entry, write.summary, .challenged, "verification challenge \(short(challenge.code))",
+                    challenge.expiresAt))
+            // No further write while a challenge is outstanding: answer it now.
+            switch await settleChallenges(into: &report) {
+            case .clear: return false
+            case .waiting(let until, _):
+                // The next pass answers again (a lost answer with attempts left) or waits out
+                // the limiter: at that instant, not at the next occurrence.
+                if let until { report.due(at: until) }
+                return true
+            case .paused: return true
+            }
+        case .applied(nil):
+            if case .done = outcome { await closeBreakerIfOpen() }
+            if decision.outcome == .done {
+                logger.debug("done", metadata: ["agent": "\(agent)", "action": "\(write.summary)"])
+            }
+        case .none, .stop:
+            break
+        }
+        if let outcome = decision.outcome {
+            report.items.append(item(entry, write.summary, outcome, decision.reason, decision.until))
+        }
+        if let until = decision.until, decision.outcome == .deferred, case .rateLimited = outcome {
+            report.due(at: until)
+        }
+        return decision.followUp == .stop
     }
 
     func dedupRecord(_ write: PlannedWrite, key: String) -> DedupRecord? {

@@ -25,8 +25,12 @@ extension AccountPass {
             return
         }
         await loadLimiter()
-        // A restart is an operator's act: check the key even if a pause says it was refused.
-        mustProbeKey = true
+        // A restart is an operator's act: check the key even if a pause says it was refused
+        // (a working key lifts that pause; `readIdentity`).
+        readIdentityAnyway = true
+        let agent = agent
+        let pauses = (try? await store.read { try $0.pauses(account: agent) }) ?? []
+        mustProbeKey = pauses.contains { $0.kind == .keyRefused }
         if await requireClient() != nil || (client != nil && authBroken == nil) {
             report.keysChecked.append(agent)
         }

@@ -10,7 +10,14 @@ final class AccountPass {
     let runner: Runner
     let agent: String
     let now: Date
-    var limiter: Limiter
+    /// The drain's decisions, with the account's limiter (`DrainMachine`).
+    var machine: DrainMachine
+    /// The account's limiter: the machine's (modified in place, not copied: `_modify`).
+    var limiter: Limiter {
+        get { machine.limiter }
+        _modify { yield &machine.limiter }
+        set { machine.limiter = newValue }
+    }
     var client: MoltbookClient?
     var clientError: String?
     var createdAt: Date?
@@ -26,6 +33,8 @@ final class AccountPass {
     /// A `key_refused` pause ran out: read `/agents/me` before anything else, even if the
     /// identity is known, to see whether the key works again.
     var mustProbeKey = false
+    /// Read `/agents/me` when the client is made, whatever is known (the daemon's start).
+    var readIdentityAnyway = false
     /// Votes being restored after the server took them back (at most once each).
     var restoringVotes: Set<String> = []
     /// The auth breaker's pause ran out before this pass: probe with a read before the first write.
@@ -54,7 +63,7 @@ final class AccountPass {
         self.runner = runner
         self.agent = agent
         self.now = now
-        self.limiter = Limiter(rules: LimitRules.rules(for: .newAgent))
+        self.machine = DrainMachine(limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), now: now)
     }
 
     func run(into report: inout RunReport) async {
@@ -284,7 +293,9 @@ final class AccountPass {
         do {
             let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
             client = made
-            if createdAt == nil || serverName == nil || mustProbeKey { await readIdentity(made) }
+            if createdAt == nil || serverName == nil || mustProbeKey || readIdentityAnyway {
+                await readIdentity(made)
+            }
             return authBroken == nil ? made : nil
         } catch let error as APIError {
             keyRefused(error)

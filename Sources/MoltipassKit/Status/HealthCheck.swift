@@ -13,7 +13,8 @@ import Storage
 /// - the server said an agent is not claimed;
 /// - a job's content queue has no item left;
 /// - the state file cannot be written here;
-/// - a recipe file given to `status` is invalid.
+/// - a recipe file given to `status` is invalid;
+/// - (in the daemon's record) a recipe skipped for an unset `env:` variable or a missing solver.
 ///
 /// Read from the same snapshot as the rest of `status`: nothing is written, nothing is sent.
 public enum HealthCheck {
@@ -35,7 +36,10 @@ public enum HealthCheck {
                             + "(limit \(Int(maxTickAge)) s): is the daemon or the cron job running?"))
             }
         } else {
-            problems.append(HealthProblem(kind: "no_tick", message: "the engine has not ticked yet"))
+            problems.append(
+                HealthProblem(
+                    kind: "no_tick",
+                    message: "no engine is running: no heartbeat in the state (no run yet, or the daemon stopped)"))
         }
         // Records of daemons that are alive: a stopped or crashed one's record is history.
         let alive = Set(heartbeats.filter { now.timeIntervalSince($0.lastTick) <= maxTickAge }.map(\.holder))

@@ -4,7 +4,8 @@ import MoltipassKit
 import Recipes
 import Storage
 
-/// JSON on stdout: keys sorted, dates ISO-8601, snake_case.
+/// JSON on stdout, the form of the engine's reports (`run --once`, `status`, `pending`, `check`,
+/// …): keys sorted and snake_case, dates ISO-8601, pretty-printed.
 func printEncoded(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

@@ -109,12 +109,7 @@ struct Run: AsyncParsableCommand {
                 await reportLogger.log(report, since: started)
                 let output = RunOnceOutput(report: report, detailed: detailedExitcode)
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                    encoder.dateEncodingStrategy = .iso8601
-                    encoder.keyEncodingStrategy = .convertToSnakeCase
-                    FileHandle.standardOutput.write((try? encoder.encode(output)) ?? Data())
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    try? printEncoded(output)
                 }
                 if !output.printsSummary(level: level) {
                     // Quiet on success: cron mails problems only.

@@ -20,7 +20,14 @@ struct Status: AsyncParsableCommand {
     var json = false
 
     @Flag(
-        help: "Health check for containers: fail when paused by auth/suspension or the engine's last tick is too old.")
+        help: ArgumentHelp(
+            "Health check for containers: exit 1 naming every problem (--json: {healthy, problems}).",
+            discussion: """
+                Unhealthy when no engine ticked within --max-tick-age; an agent is paused by anything but the \
+                operator (failed challenges, suspension, refused key, auth breaker); a daemon recorded a key it \
+                cannot read or a recipe it skipped; the server says an agent is not claimed; a content queue \
+                has no item left; the state cannot be written; a recipe file is invalid.
+                """))
     var health = false
 
     @Option(
@@ -59,11 +66,7 @@ struct Status: AsyncParsableCommand {
                     report: report, recipes: recipes, invalid: invalid, store: snapshot, statePath: path,
                     maxTickAge: DurationOption.seconds(maxTickAge) ?? 900)
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                    let health = HealthOutput(healthy: problems.isEmpty, problems: problems)
-                    FileHandle.standardOutput.write(try encoder.encode(health))
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    try printEncoded(HealthOutput(healthy: problems.isEmpty, problems: problems))
                 } else if problems.isEmpty {
                     print("healthy")
                 }
@@ -71,12 +74,7 @@ struct Status: AsyncParsableCommand {
                 return problems.isEmpty ? .ok : .failure
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                encoder.dateEncodingStrategy = .iso8601
-                encoder.keyEncodingStrategy = .convertToSnakeCase
-                FileHandle.standardOutput.write(try encoder.encode(report))
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                try printEncoded(report)
             } else if !health {
                 print(report.text)
             }
