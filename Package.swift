@@ -35,8 +35,8 @@ let package = Package(
         ),
         // The one settable clock and the one seeded random source (SplitMix64), for the sandbox, plan and tests.
         .target(name: "Determinism"),
-        // The in-memory Moltbook model. Clock injected; no sockets.
-        .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI", "Determinism"]),
+        // The in-memory Moltbook model. Clock injected; no sockets. Its challenges use the solver's operation enum.
+        .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI", "ChallengeSolver", "Determinism"]),
         // HTTP front for the model. Only the sandbox binary and test support link it.
         .target(
             name: "MoltbookSandboxServer",
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "MoltbookSandboxTests",
             dependencies: [
-                "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting",
+                "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting", "ChallengeSolver",
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),

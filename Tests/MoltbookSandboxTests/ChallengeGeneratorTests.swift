@@ -1,3 +1,4 @@
+import ChallengeSolver
 import Foundation
 import MoltbookSandbox
 import Testing
@@ -29,7 +30,7 @@ import Testing
     @Test(arguments: 0...3)
     func answersMatchOperations(level: Int) {
         var generator = ChallengeGenerator(seed: 42)
-        var seen = Set<ChallengeOperation>()
+        var seen = Set<ArithmeticOperation>()
         for _ in 0..<300 {
             let challenge = generator.next(level: level)
             #expect(challenge.level == level)
@@ -50,7 +51,7 @@ import Testing
             }
             #expect(challenge.formattedAnswer.range(of: #"^\d+\.\d\d$"#, options: .regularExpression) != nil)
         }
-        #expect(seen == Set(ChallengeOperation.allCases))
+        #expect(seen == Set(ArithmeticOperation.allCases))
     }
 
     /// Level 0 is the plain text, which spells both operands as number words in order.

@@ -1,3 +1,4 @@
+import ChallengeSolver
 import Determinism
 import Foundation
 
@@ -9,7 +10,7 @@ public struct GeneratedChallenge: Sendable, Equatable {
     public var plainText: String
     /// The exact answer.
     public var answer: Decimal
-    public var operation: ChallengeOperation
+    public var operation: ArithmeticOperation
     /// The two operands, in the order they appear in the text.
     public var operands: [Decimal]
     /// The obfuscation level used.
@@ -41,13 +42,7 @@ public struct ChallengeGenerator: Sendable {
         let templates = ChallengeTemplate.all.filter { $0.operation == operation }
         let template = random.pick(templates)
         let (a, b) = operands(for: template)
-        let answer: Decimal
-        switch operation {
-        case .add: answer = a + b
-        case .subtract: answer = a - b
-        case .multiply: answer = a * b
-        case .divide: answer = a / b
-        }
+        let answer = operation.result(a, b)
         let aWords = NumberWords.words(a)
         let bWords = NumberWords.words(b)
         var tokens: [ChallengeToken] = []
@@ -73,7 +68,7 @@ public struct ChallengeGenerator: Sendable {
     }
 
     /// Roughly the mix of real texts: + 55 %, × 25 %, − 15 %, ÷ 5 %.
-    private mutating func pickOperation() -> ChallengeOperation {
+    private mutating func pickOperation() -> ArithmeticOperation {
         let roll = random.int(in: 0...99)
         switch roll {
         case 0..<55: return .add

@@ -1,21 +1,8 @@
-/// The arithmetic a challenge asks for.
-public enum ChallengeOperation: String, Sendable, Codable, CaseIterable, Equatable {
-    case add, subtract, multiply, divide
-
-    /// The operator symbol (`+`, `-`, `*`, `/`).
-    public var symbol: String {
-        switch self {
-        case .add: "+"
-        case .subtract: "-"
-        case .multiply: "*"
-        case .divide: "/"
-        }
-    }
-}
+import ChallengeSolver
 
 /// A plain-lowercase word problem with `{a}` and `{b}` slots, in the lobster/physics style of real challenges.
 struct ChallengeTemplate: Sendable {
-    var operation: ChallengeOperation
+    var operation: ArithmeticOperation
     var text: String
     /// The second operand is a count ("there are N claws"): small whole numbers.
     var countOperand: Bool = false

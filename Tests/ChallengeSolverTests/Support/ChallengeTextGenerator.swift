@@ -103,13 +103,8 @@ struct ChallengeTextGenerator {
         }
         if template.operation != .divide, template.implicit == nil, random.roll(0.06) { a += 0.5 }
         if template.absolute, random.roll(0.5) { swap(&a, &b) }
-        let answer: Decimal
-        switch template.operation {
-        case .add: answer = a + b
-        case .subtract: answer = template.absolute ? abs(a - b) : a - b
-        case .multiply: answer = a * b
-        case .divide: answer = a / b
-        }
+        let exact = template.operation.result(a, b)
+        let answer = template.absolute && template.operation == .subtract ? abs(exact) : exact
         let distractor = Decimal(random.int(in: template.distractor))
         var words: [Word] = []
         for raw in template.text.split(separator: " ") {
