@@ -44,23 +44,3 @@ public enum LocalChecks {
         return (runnable, problems)
     }
 }
-
-extension RunSession {
-    /// Loads every recipe it can: the valid ones, and the diagnostics of the others (issue 19:
-    /// one invalid file no longer stops every agent; it is reported and skipped). A recipe whose
-    /// job clashes with an earlier one's (`RecipeSet.conflicts`) counts as invalid.
-    public static func loadValidRecipes(_ paths: [String]) -> (recipes: [Recipe], invalid: [Diagnostic]) {
-        var recipes: [Recipe] = []
-        var invalid: [Diagnostic] = []
-        for path in RecipePaths.expand(paths) {
-            switch RecipeLoader.load(path: path) {
-            case .success(let recipe): recipes.append(recipe)
-            case .failure(let diagnostics): invalid += diagnostics.sorted().items
-            }
-        }
-        // A recipe whose job another recipe already claims is skipped with the clash named.
-        let clashes = RecipeSet.conflicts(recipes)
-        let clashing = Set(clashes.map(\.file))
-        return (recipes.filter { !clashing.contains($0.file) }, invalid + clashes)
-    }
-}

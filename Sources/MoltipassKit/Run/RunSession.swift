@@ -18,19 +18,29 @@ public struct RunSession: Sendable {
     /// `--journal-retention`: how long done journal entries are kept.
     public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
 
-    /// Loads and validates every recipe (a directory: its `*.yaml`/`*.yml` files, `RecipePaths`);
-    /// all diagnostics of all files when any is invalid.
-    public static func loadRecipes(_ paths: [String]) -> Result<[Recipe], Diagnostics> {
+    /// Loads every recipe it can: the valid ones, and the diagnostics of the others (issue 19:
+    /// one invalid file no longer stops every agent; it is reported and skipped). A recipe whose
+    /// job clashes with an earlier one's (`RecipeSet.conflicts`) counts as invalid.
+    public static func loadValidRecipes(_ paths: [String]) -> (recipes: [Recipe], invalid: [Diagnostic]) {
         var recipes: [Recipe] = []
-        var problems: [Diagnostic] = []
+        var invalid: [Diagnostic] = []
         for path in RecipePaths.expand(paths) {
             switch RecipeLoader.load(path: path) {
             case .success(let recipe): recipes.append(recipe)
-            case .failure(let diagnostics): problems += diagnostics.items
+            case .failure(let diagnostics): invalid += diagnostics.sorted().items
             }
         }
-        problems += RecipeSet.conflicts(recipes)
-        return problems.isEmpty ? .success(recipes) : .failure(Diagnostics(problems))
+        // A recipe whose job another recipe already claims is skipped with the clash named.
+        let clashes = RecipeSet.conflicts(recipes)
+        let clashing = Set(clashes.map(\.file))
+        return (recipes.filter { !clashing.contains($0.file) }, invalid + clashes)
+    }
+
+    /// Loads and validates every recipe (a directory: its `*.yaml`/`*.yml` files, `RecipePaths`);
+    /// all diagnostics of all files when any is invalid.
+    public static func loadRecipes(_ paths: [String]) -> Result<[Recipe], Diagnostics> {
+        let (recipes, invalid) = loadValidRecipes(paths)
+        return invalid.isEmpty ? .success(recipes) : .failure(Diagnostics(invalid))
     }
 
     public init(
