@@ -62,6 +62,8 @@ let package = Package(
         // Day numbers of the proleptic Gregorian calendar, shared by Recipes and MoltbookAPI.
         .target(name: "CivilDate"),
         .target(name: "Recipes", dependencies: ["CYAML", "CivilDate"]),
+        // Lock files, crash-safe atomic writes and owner-only files, shared by Keychain and Storage.
+        .target(name: "FileSafety"),
         // The encrypted key file.
         .target(
             name: "Keychain",
@@ -121,6 +123,7 @@ let package = Package(
             dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
         ),
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltbookSandbox", "MoltipassTesting"]),
+        .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety", "MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
