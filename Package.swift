@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "Keychain",
             dependencies: [
-                "MoltbookAPI",
+                "FileSafety", "MoltbookAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -124,7 +124,7 @@ let package = Package(
         ),
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltbookSandbox", "MoltipassTesting"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety", "MoltipassTesting"]),
-        .testTarget(name: "KeychainTests", dependencies: ["Keychain", "MoltipassTesting"]),
+        .testTarget(name: "KeychainTests", dependencies: ["Keychain", "FileSafety", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 
 /// Everything that can go wrong with a key file, its passphrase or an entry.
@@ -85,7 +86,7 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is not a regular file"
         case .insecurePermissions(let path, let mode, let what):
             return "refusing to use \(what) \(path): it is accessible by group or others (mode "
-                + String(format: "%04o", mode) + "); fix it with: chmod 600 \(shellQuoted(path))"
+                + FileSafetyError.octal(mode) + "); fix it with: \(FileSafetyError.chmodHint(for: path))"
         case .fileTooLarge(let path, let size, let limit):
             return "refusing to read \(path): \(size) bytes is over the \(limit)-byte limit"
         case .entryExists(let name, let path):
@@ -119,11 +120,4 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
         }.joined()
         return "\"" + shown + (name.count > 80 ? "…" : "") + "\""
     }
-}
-
-/// `path` quoted for a POSIX shell when it holds anything beyond a safe set.
-func shellQuoted(_ path: String) -> String {
-    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%")
-    if !path.isEmpty && path.allSatisfy({ safe.contains($0) }) { return path }
-    return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }

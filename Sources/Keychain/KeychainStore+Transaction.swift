@@ -1,4 +1,5 @@
 import Crypto
+import FileSafety
 import Foundation
 
 extension KeychainStore {
@@ -7,10 +8,12 @@ extension KeychainStore {
         rekeyWith rekey: (passphrase: Passphrase, scrypt: ScryptParameters?)? = nil,
         _ change: (inout [StoredEntry]) throws -> Void
     ) throws -> KeychainContents {
-        let target = SecureFile.resolved(path)
-        let lock = try FileLock(path: target + ".lock")
-        defer { withExtendedLifetime(lock) {} }
-        let data = try SecureFile.read(target, limit: Self.maximumFileSize, what: "keychain")
+        let target = PrivateFile.resolved(path)
+        let (lock, data) = try KeychainError.mappingFiles {
+            let lock = try FileLock.lock(path: FileLock.lockPath(for: target))
+            return (lock, try PrivateFile.read(target, limit: Self.maximumFileSize))
+        }
+        defer { lock.unlock() }
         let (current, stored) = try KeychainCodec.open(data, path: path, key: fileKey)
         var entries = stored
         try change(&entries)
@@ -26,7 +29,8 @@ extension KeychainStore {
         } else {
             key = try fileKey(header)
         }
-        try AtomicWriter.write(try KeychainCodec.seal(entries, header: header, key: key), to: target, hook: writeHook)
+        let sealed = try KeychainCodec.seal(entries, header: header, key: key)
+        try KeychainError.mappingFiles { try AtomicFile.write(sealed, to: target, hook: writeHook) }
         if let rekey { remember(rekey.passphrase, header, key) }
         return KeychainContents(header: header, stored: entries, path: path)
     }

@@ -1,4 +1,5 @@
 import Crypto
+import FileSafety
 import Foundation
 import MoltbookAPI
 import Synchronization
@@ -18,7 +19,7 @@ public final class KeychainStore: Sendable {
 
     let passphraseSource: @Sendable () throws -> Passphrase
     let unlocked = Mutex<Unlocked>(Unlocked())
-    let writeHook: AtomicWriter.Hook?
+    let writeHook: AtomicFile.Hook?
 
     /// The resolved passphrase and the last derived key (scrypt is the expensive part).
     struct Unlocked {
@@ -42,7 +43,7 @@ public final class KeychainStore: Sendable {
         self.init(path: path, passphrase: { try resolver.passphrase() }, writeHook: nil)
     }
 
-    init(path: String, passphrase: @escaping @Sendable () throws -> Passphrase, writeHook: AtomicWriter.Hook?) {
+    init(path: String, passphrase: @escaping @Sendable () throws -> Passphrase, writeHook: AtomicFile.Hook?) {
         self.path = path
         self.passphraseSource = passphrase
         self.writeHook = writeHook
@@ -64,24 +65,26 @@ public final class KeychainStore: Sendable {
         if let violation = scrypt.boundsViolation { throw KeychainError.invalidKDFParameters(detail: violation) }
         let passphrase = try resolvedPassphrase()
         guard !passphrase.isEmpty else { throw KeychainError.emptyPassphrase(source: "the caller") }
-        let target = SecureFile.resolved(path)
-        let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
-        try SecureFile.makeDirectories(directory)
-        let lock = try FileLock(path: target + ".lock")
-        defer { withExtendedLifetime(lock) {} }
-        guard !SecureFile.exists(target) else { throw KeychainError.alreadyExists(path: path) }
+        let target = PrivateFile.resolved(path)
+        let lock = try KeychainError.mappingFiles {
+            try PrivateFile.createDirectory(for: target)
+            return try FileLock.lock(path: FileLock.lockPath(for: target))
+        }
+        defer { lock.unlock() }
+        guard !PrivateFile.exists(target) else { throw KeychainError.alreadyExists(path: path) }
         let header = KeychainCodec.freshHeader(scrypt: scrypt, cipher: cipher, generation: 1)
         let key = try derive(passphrase, header)
-        try AtomicWriter.write(try KeychainCodec.seal([], header: header, key: key), to: target, hook: writeHook)
+        let sealed = try KeychainCodec.seal([], header: header, key: key)
+        try KeychainError.mappingFiles { try AtomicFile.write(sealed, to: target, hook: writeHook) }
         remember(passphrase, header, key)
     }
 
     /// Whether a file exists at `path` (it may still fail to open).
-    public var exists: Bool { SecureFile.exists(path) }
+    public var exists: Bool { PrivateFile.exists(path) }
 
     /// Reads and decrypts the file. No lock: safe alongside writers.
     public func read() throws -> KeychainContents {
-        let data = try SecureFile.read(path, limit: Self.maximumFileSize, what: "keychain")
+        let data = try KeychainError.mappingFiles { try PrivateFile.read(path, limit: Self.maximumFileSize) }
         let (header, stored) = try KeychainCodec.open(data, path: path, key: fileKey)
         return KeychainContents(header: header, stored: stored, path: path)
     }

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 
 /// Where a passphrase comes from, in the order they are tried.
@@ -41,7 +42,10 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
         case .file(let path), .environmentFile(let path):
             var bytes: [UInt8]
             do {
-                bytes = [UInt8](try SecureFile.read(path, limit: Self.maximumFileSize, what: "passphrase file"))
+                bytes = [UInt8](
+                    try KeychainError.mappingFiles(what: "passphrase file") {
+                        try PrivateFile.read(path, limit: Self.maximumFileSize)
+                    })
             } catch KeychainError.fileNotFound {
                 throw KeychainError.missingPassphraseFile(path: path)
             }

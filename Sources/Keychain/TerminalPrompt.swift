@@ -45,7 +45,7 @@ public enum TerminalPrompt {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = posixRead(fd, &byte, 1)
+            let count = read(fd, &byte, 1)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
                 if line.isEmpty { throw KeychainError.promptFailed(reason: "end of input") }
@@ -60,7 +60,13 @@ public enum TerminalPrompt {
     }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        _ = posixWrite(fd, &bytes, bytes.count)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes {
+            #if canImport(Glibc)
+                Glibc.write(fd, $0.baseAddress, $0.count)
+            #else
+                Darwin.write(fd, $0.baseAddress, $0.count)
+            #endif
+        }
     }
 }

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import MoltbookAPI
 import MoltipassTesting
@@ -69,8 +70,8 @@ import Testing
 
     /// A write interrupted at any step before the rename leaves the previous file intact and
     /// openable, and leaves no temp file behind.
-    @Test(arguments: [AtomicWriter.Step.tempWritten, .tempSynced, .beforeRename])
-    func crashBeforeRenameKeepsOldFile(step: AtomicWriter.Step) throws {
+    @Test(arguments: [AtomicFile.Step.tempCreated, .tempWritten, .tempSynced, .beforeRename])
+    func crashBeforeRenameKeepsOldFile(step: AtomicFile.Step) throws {
         struct SimulatedCrash: Error {}
         let (dir, store) = try Support.newStore()
         defer { dir.remove() }

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import MoltbookAPI
 import MoltipassTesting
@@ -19,7 +20,7 @@ enum Support {
 
     /// A fresh temp directory and a new empty key file in it (tiny scrypt).
     static func newStore(
-        cipher: KeychainCipher = .chaCha20Poly1305, hook: AtomicWriter.Hook? = nil
+        cipher: KeychainCipher = .chaCha20Poly1305, hook: AtomicFile.Hook? = nil
     ) throws -> (TemporaryDirectory, KeychainStore) {
         let dir = try TemporaryDirectory(prefix: "keychain-test")
         let path = dir.file("keys.moltipass").path
