@@ -77,8 +77,8 @@ let package = Package(
         .target(name: "ChallengeSolver"),
         // Limit classes and profiles, the GCRA limiter, hint absorption; pure, time passed in.
         .target(name: "Scheduling", dependencies: ["MoltbookAPI", "Recipes"]),
-        // The state store protocol and its SQLite implementation; file locks and atomic writes.
-        .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // The state store protocol and its SQLite implementation.
+        .target(name: "Storage", dependencies: ["FileSafety", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "MoltipassKit",
             dependencies: [

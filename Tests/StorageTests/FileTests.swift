@@ -4,62 +4,39 @@ import Testing
 
 @testable import Storage
 
+/// The state store's use of the shared file-safety code (FileSafetyTests covers that code):
+/// its lock file against another process, and file errors in the store's terms.
 @Suite struct FileTests {
-    /// A held lock file refuses a second try-lock (even in the same process) until it is unlocked.
-    @Test func tryLockExcludes() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = FileLock.lockPath(for: directory.file("state.sqlite").path)
-        let (second, third, mode) = try await offloaded {
-            let first = try FileLock.tryLock(path: path)
-            let second = try FileLock.tryLock(path: path)
-            first?.unlock()
-            let third = try FileLock.tryLock(path: path)
-            return (second == nil, third != nil, try StorageTests.mode(path))
+    /// While another process holds `<state>.lock`, opening the store gives up after the busy
+    /// timeout with `.lockTimeout` and a plain message; once that process is gone it opens.
+    @Test func openWaitsForAnotherProcessLock() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let holder = try await LockHolder.start(lockPath: file.path + ".lock")
+        let start = Date()
+        let error = await #expect(throws: StorageError.self) {
+            _ = try await SQLiteStateStore.open(path: file.path, busyTimeout: 0.3)
         }
-        #expect(second && third)
-        #expect(mode == 0o600)
-        #expect(path.hasSuffix("state.sqlite.lock"))
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+        #expect(error?.code == .lockTimeout)
+        #expect(error?.message == "\(file.path).lock stayed locked by another process for 0.3 s")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the state file was created without the lock")
+        await holder.kill()
+        _ = try await SQLiteStateStore.open(path: file.path, busyTimeout: 1)
+        #expect(try mode(file.path) == 0o600)
     }
 
-    /// A blocking lock gives up with `.lockTimeout` after its timeout while another holds it,
-    /// and succeeds once the holder lets go.
-    @Test func lockTimesOutThenSucceeds() async throws {
+    /// A state path under a regular file fails with `.io` and the system's words, no error
+    /// domain or number.
+    @Test func fileErrorsSpeakPlainly() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.file("x.lock").path
-        let (code, waited, acquired) = try await offloaded {
-            let holder = try FileLock.lock(path: path, timeout: 1)
-            let start = Date()
-            var code: StorageError.Code?
-            do { _ = try FileLock.lock(path: path, timeout: 0.2) } catch let error as StorageError { code = error.code }
-            let waited = Date().timeIntervalSince(start)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { holder.unlock() }
-            let acquired = try FileLock.lock(path: path, timeout: 5).isLocked
-            return (code, waited, acquired)
+        let blocker = directory.file("a-file").path
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
+        let error = await #expect(throws: StorageError.self) {
+            _ = try await SQLiteStateStore.open(path: blocker + "/state/state.sqlite")
         }
-        #expect(code == .lockTimeout)
-        #expect(waited >= 0.2)
-        #expect(acquired)
-    }
-
-    /// An atomic write replaces the file's contents whole, with mode 0600, and leaves no temp file.
-    @Test func atomicWrite() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.file("small.json").path
-        let (first, second, mode, names) = try await offloaded {
-            try AtomicFile.write(Data("one".utf8), to: path)
-            let first = contents(path)
-            try AtomicFile.write(Data("two".utf8), to: path)
-            return (
-                first, contents(path), try StorageTests.mode(path),
-                try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            )
-        }
-        #expect(first == Data("one".utf8))
-        #expect(second == Data("two".utf8))
-        #expect(mode == 0o600)
-        #expect(names == ["small.json"])
+        #expect(error?.code == .io)
+        #expect(error?.description == "creating directory \(blocker) failed: Not a directory")
     }
 }

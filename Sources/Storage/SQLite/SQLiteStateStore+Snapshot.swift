@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import GRDB
 
@@ -92,7 +93,7 @@ extension SQLiteStateStore {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let copy = directory + "/state.sqlite"
         for suffix in ["", "-wal"] where suffix.isEmpty || FileManager.default.fileExists(atPath: path + suffix) {
-            try PrivateFile.copy(path + suffix, to: copy + suffix)
+            try StorageError.mappingFiles { try PrivateFile.copy(path + suffix, to: copy + suffix) }
         }
         do {
             // Read-write: a `-wal` left behind by a killed writer is recovered into the copy.

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import GRDB
 
@@ -18,14 +19,16 @@ public final class SQLiteStateStore: StateStore {
     /// Opens (creating if needed) the state file at `path`. Blocks; see `open`.
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
         self.path = path
-        try PrivateFile.createDirectory(for: path)
+        try StorageError.mappingFiles { try PrivateFile.createDirectory(for: path) }
         try Self.refuseDirectory(path)
         if FileManager.default.fileExists(atPath: path), !Self.isWritableLocation(path) {
             throw Self.readOnly(path: path)
         }
-        let lock = try FileLock.lock(path: FileLock.lockPath(for: path), timeout: busyTimeout)
+        let lock = try StorageError.mappingFiles {
+            try FileLock.lock(path: FileLock.lockPath(for: path), timeout: busyTimeout)
+        }
         defer { lock.unlock() }
-        try PrivateFile.create(path)
+        try StorageError.mappingFiles { try PrivateFile.create(path) }
         var configuration = Self.configuration(busyTimeout: busyTimeout)
         configuration.label = "moltipass-state"
         let pool = try Self.mapping(path: path) {
