@@ -243,7 +243,7 @@ extension AccountPass {
         switch step.action {
         case .comment(let action): if case .selected = action.target { return true }
         case .vote(let action): if case .selected = action.target { return true }
-        default: break
+        case .post, .follow, .unfollow, .subscribe, .unsubscribe: break
         }
         return false
     }
@@ -271,7 +271,7 @@ extension AccountPass {
         case .post(let action): action.maxPerDay
         case .comment(let action): action.maxPerDay
         case .vote(let action): action.maxPerDay
-        default: nil
+        case .follow, .unfollow, .subscribe, .unsubscribe: nil
         }
     }
 

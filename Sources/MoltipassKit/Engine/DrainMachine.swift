@@ -131,7 +131,7 @@ struct DrainMachine {
     static func windowClass(of write: PlannedWrite) -> LimitClass {
         switch write.kind {
         case .post, .comment: write.limitClass
-        default: .write
+        case .upvotePost, .downvotePost, .upvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: .write
         }
     }
 
@@ -186,7 +186,7 @@ struct DrainMachine {
                 followUp: .authFailure(code: error.code))
         case .rejected(let error):
             let learned = absorb(error.rateLimit, status: error.status ?? 0, from: write, action: nil)
-            if error.code == .conflict, [.follow, .unfollow, .subscribe, .unsubscribe].contains(write.kind) {
+            if error.code == .conflict, write.kind.isMembership {
                 return Decision(
                     journal: .done(remoteID: nil), outcome: .done, reason: "already so",
                     followUp: .applied(challenge: nil),

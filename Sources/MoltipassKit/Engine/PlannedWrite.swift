@@ -96,11 +96,15 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     public var isVote: Bool { limitClass == .vote }
 
     /// The vote state a vote write leaves on its target; nil for other writes.
+    ///
+    /// The switches over `Kind` in the engine list every kind (no `default:`): a new action
+    /// makes the compiler name each place that must decide about it (docs/architecture.md,
+    /// "Adding an action").
     public var desiredVote: VoteState? {
         switch kind {
         case .upvotePost, .upvoteComment: .up
         case .downvotePost: .down
-        default: nil
+        case .post, .comment, .follow, .unfollow, .subscribe, .unsubscribe: nil
         }
     }
 
@@ -197,5 +201,15 @@ extension PlannedWrite {
             kind: kind, target: target, submolt: submolt, title: title, content: content, url: url, parentID: parentID,
             oncePerTarget: once)
         self.queueItem = queueItem
+    }
+}
+
+extension PlannedWrite.Kind {
+    /// A follow or subscription (or their undoing): a 409 means the state is already so.
+    public var isMembership: Bool {
+        switch self {
+        case .follow, .unfollow, .subscribe, .unsubscribe: true
+        case .post, .comment, .upvotePost, .downvotePost, .upvoteComment: false
+        }
     }
 }
