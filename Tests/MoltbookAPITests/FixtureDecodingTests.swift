@@ -145,9 +145,9 @@ struct FixtureDecodingTests {
 
     /// Vote responses surface the toggle action.
     @Test(arguments: [
-        ("vote-upvoted.json", VoteAction.upvoted), ("vote-removed.json", .removed), ("vote-changed.json", .changed),
+        ("vote-upvoted.json", VoteOutcome.upvoted), ("vote-removed.json", .removed), ("vote-changed.json", .changed),
     ])
-    func votes(file: String, action: VoteAction) async throws {
+    func votes(file: String, action: VoteOutcome) async throws {
         let (client, _) = try fixtureClient(file)
         let result = try await client.upvotePost(id: "p").value
         #expect(result.action == action)

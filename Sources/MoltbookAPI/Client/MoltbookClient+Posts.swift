@@ -97,7 +97,7 @@ extension MoltbookClient {
     func vote(_ response: MoltbookResponse<JSONValue>) -> MoltbookResponse<VoteResult> {
         response.map { json in
             VoteResult(
-                action: VoteAction(json["action"]?.string), message: json["message"]?.string,
+                action: VoteOutcome(json["action"]?.string), message: json["message"]?.string,
                 authorName: AuthorRef(json: json["author"])?.name,
                 alreadyFollowing: json["already_following"]?.bool)
         }

@@ -15,8 +15,10 @@ public struct Page<Item: Sendable>: Sendable {
 
 extension Page: Equatable where Item: Equatable {}
 
-/// What a vote did. Votes toggle: the same vote twice removes it.
-public enum VoteAction: Sendable, Equatable {
+/// What a vote did (the response's `action`). Votes toggle: the same vote twice removes it.
+///
+/// Not `VoteAction`: that name is the recipe's vote step (`Recipes.VoteAction`), and one name means one type.
+public enum VoteOutcome: Sendable, Equatable {
     case upvoted
     case downvoted
     /// The vote was taken back (the same vote was sent again).
@@ -39,7 +41,7 @@ public enum VoteAction: Sendable, Equatable {
 
 /// The response to an up- or downvote.
 public struct VoteResult: Sendable, Equatable {
-    public var action: VoteAction
+    public var action: VoteOutcome
     public var message: String?
     public var authorName: String?
     public var alreadyFollowing: Bool?
