@@ -91,7 +91,9 @@ struct CheckCommandTests {
         let recipe = try Self.recipe(fixture, "waiting.yaml", agent: "waiting_human")
         let check = try await fixture.home.run(["check", recipe, "--state", fixture.statePath])
         #expect(check.status == 77, "\(check.stderr)")
-        #expect(check.stderr.contains("problem: waiting_human: the agent is not claimed"), "\(check.stderr)")
+        #expect(
+            check.stderr.contains("problem: waiting_human: the server says the agent is not claimed"), "\(check.stderr)"
+        )
     }
 
     /// A wrong passphrase: the keychain does not open, named at once; no agent is asked.

@@ -9,21 +9,8 @@ import Storage
 /// suspension become pauses, the claim state is kept with the account).
 extension AccountPass {
     func preflight(into report: inout RunReport) async {
-        do {
-            switch try await store.acquireLease(
-                account: agent, holder: runner.configuration.holder, now: now, ttl: runner.configuration.leaseTTL)
-            {
-            case .heldBy:
-                report.locked.append(agent)
-                return  // another process runs this agent and checks it
-            case .acquired:
-                break
-            }
-        } catch {
-            logger.error("state store failed", metadata: ["agent": "\(agent)", "error": "\(error)"])
-            report.transientFailures += 1
-            return
-        }
+        // Another live process holding the agent runs it, and checks it.
+        guard await takeLease(into: &report) else { return }
         await loadLimiter()
         // A restart is an operator's act: check the key even if a pause says it was refused
         // (a working key lifts that pause; `readIdentity`).

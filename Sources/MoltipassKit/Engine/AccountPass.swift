@@ -66,18 +66,19 @@ final class AccountPass {
         self.machine = DrainMachine(limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), now: now)
     }
 
-    func run(into report: inout RunReport) async {
-        let holder = runner.configuration.holder
+    /// Takes the account's lease (or a dead holder's over); false, with the report saying so,
+    /// when another live process holds it or the store fails.
+    func takeLease(into report: inout RunReport) async -> Bool {
         do {
             switch try await store.acquireLease(
-                account: agent, holder: holder, now: now, ttl: runner.configuration.leaseTTL)
+                account: agent, holder: runner.configuration.holder, now: now, ttl: runner.configuration.leaseTTL)
             {
             case .heldBy(let other, let until):
                 guard try await takeOver(from: other) else {
                     logger.info(
                         "account locked", metadata: ["agent": "\(agent)", "holder": "\(other)", "until": "\(until)"])
                     report.locked.append(agent)
-                    return
+                    return false
                 }
                 logger.warning(
                     "took over the lease of a process that no longer exists",
@@ -85,11 +86,16 @@ final class AccountPass {
             case .acquired:
                 break
             }
+            return true
         } catch {
             logger.error("state store failed", metadata: ["agent": "\(agent)", "error": "\(error)"])
             report.transientFailures += 1
-            return
+            return false
         }
+    }
+
+    func run(into report: inout RunReport) async {
+        guard await takeLease(into: &report) else { return }
         await loadLimiter()
         var allPauses = (try? await store.read { [agent] in try $0.pauses(account: agent) }) ?? []
         if let refused = allPauses.first(where: { $0.kind == .keyRefused && $0.isActive(at: now) }),

@@ -136,10 +136,7 @@ public struct Preflight: Sendable {
                     if case .pendingClaim = status { check.claimed = false }
                 }
                 if check.claimed == false {
-                    problems.append(
-                        HealthProblem(
-                            kind: "unclaimed", agent: agent,
-                            message: "the agent is not claimed: its human must claim it (moltipass claim \(agent))"))
+                    problems.append(.unclaimed(agent))
                 }
             } catch let error as APIError {
                 switch error.code {
@@ -152,10 +149,7 @@ public struct Preflight: Sendable {
                 case .notClaimed:
                     check.key = "works"
                     check.claimed = false
-                    problems.append(
-                        HealthProblem(
-                            kind: "unclaimed", agent: agent,
-                            message: "the agent is not claimed: its human must claim it (moltipass claim \(agent))"))
+                    problems.append(.unclaimed(agent))
                 case .suspended:
                     check.key = "works"
                     problems.append(

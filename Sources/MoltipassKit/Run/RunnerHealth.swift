@@ -19,6 +19,13 @@ public struct HealthProblem: Sendable, Codable, Equatable {
         self.message = message
     }
 
+    /// The server says `agent` is not claimed (health and `check` say it the same way).
+    static func unclaimed(_ agent: String) -> HealthProblem {
+        HealthProblem(
+            kind: "unclaimed", agent: agent,
+            message: "the server says the agent is not claimed: its human must claim it (moltipass claim \(agent))")
+    }
+
     /// The text form: `agent: message`, or the message.
     public var text: String { agent.map { "\($0): \(message)" } ?? message }
 }

@@ -75,11 +75,7 @@ public enum HealthCheck {
                 )
             }
             if info?.claimed == false {
-                problems.append(
-                    HealthProblem(
-                        kind: "unclaimed", agent: agent,
-                        message: "the server says the agent is not claimed: its human must claim it "
-                            + "(moltipass claim \(agent))"))
+                problems.append(.unclaimed(agent))
             }
             guard let ledger else { continue }
             for recipe in recipes where recipe.agent.value == agent {
