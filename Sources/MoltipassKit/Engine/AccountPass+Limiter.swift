@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import MoltbookAPI
+import Recipes
+import Scheduling
+import Storage
+
+/// The account's limiter in a pass: its profile by the agent's age, read once, kept decoded
+/// between passes, written only when it changed; server hints folded in.
+extension AccountPass {
+    func profile() -> LimitProfile {
+        var profile = LimitRules.profile(createdAt: createdAt, at: now)
+        for recipe in recipes { profile = profile.applying(recipe.limits) }
+        return profile
+    }
+
+    func loadLimiter() async {
+        let stored = try? await store.read { [agent] reader in
+            (
+                try reader.limiterState(account: agent, key: "limiter"),
+                try reader.limiterState(account: agent, key: "account")
+            )
+        }
+        if let data = stored?.0 {
+            let agent = agent
+            if let known = runner.decodedLimiters.withLock({ $0[agent] }), known.bytes == data {
+                limiter = known.limiter
+                storedLimiter = data
+            } else if let decoded = try? Limiter(serialized: data) {
+                limiter = decoded
+                storedLimiter = data
+                remember(decoded, as: data)
+            }
+        }
+        if let data = stored?.1, let info = AccountInfo(stored: data) {
+            createdAt = info.createdAt
+            serverName = info.name
+            serverID = info.id
+            claimed = info.claimed
+            storedInfo = info
+        }
+        limiter.setRules(LimitRules.rules(for: profile()))
+    }
+
+    /// Keeps `limiter` with its stored bytes for the next pass (see `Runner.decodedLimiters`).
+    func remember(_ limiter: Limiter, as bytes: Data) {
+        let agent = agent
+        runner.decodedLimiters.withLock { $0[agent] = (bytes, limiter) }
+    }
+
+    /// Stores the limiter and the account info, each only if it changed since it was read or written.
+    func saveLimiter() async {
+        let (limiterData, info) = limiterWrites()
+        guard limiterData != nil || info != nil else { return }
+        let (agent, now) = (agent, now)
+        do {
+            try await store.transaction { transaction in
+                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
+            }
+            stored(limiterData, info)
+        } catch {
+            logger.error("could not store the limiter", metadata: ["agent": "\(agent)", "error": "\(error)"])
+        }
+    }
+
+    /// The limiter's and the account info's stored forms, each nil when unchanged since read or written.
+    func limiterWrites() -> (limiter: Data?, info: Data?) {
+        // Equal to the value its stored bytes were decoded from or written as: nothing to serialise.
+        let agent = agent
+        let known = runner.decodedLimiters.withLock { $0[agent] }
+        let data =
+            if let storedLimiter, let known, known.bytes == storedLimiter, known.limiter == limiter {
+                storedLimiter
+            } else {
+                limiter.serialized()
+            }
+        let current = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
+        let info = current == storedInfo ? nil : current.stored
+        return (data == storedLimiter ? nil : data, info)
+    }
+
+    /// Writes what `limiterWrites()` gave (either may be nil: unchanged) in `transaction`.
+    static func write(
+        limiter: Data?, info: Data?, account: String, at now: Date, in transaction: any StateTransaction
+    ) throws {
+        if let limiter { try transaction.setLimiterState(limiter, account: account, key: "limiter", at: now) }
+        if let info { try transaction.setLimiterState(info, account: account, key: "account", at: now) }
+    }
+
+    /// Notes what `limiterWrites()` gave as stored.
+    func stored(_ limiterData: Data?, _ info: Data?) {
+        if let limiterData {
+            storedLimiter = limiterData
+            remember(limiter, as: limiterData)
+        }
+        if info != nil {
+            storedInfo = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
+        }
+    }
+
+    /// Who the agent is on the server: its name and id there when known, else the entry name.
+    var identity: AgentIdentity { AgentIdentity(name: serverName ?? agent, id: serverID) }
+
+    /// Folds a response's hints into the limiter. `window`: the class the response's
+    /// `X-RateLimit-*` headers describe (the request class unless the endpoint says otherwise).
+    func absorb(
+        _ hint: RateLimitHint, status: Int, action: LimitClass?, request: LimitClass, reservedAt: Date? = nil,
+        window: LimitClass? = nil
+    ) {
+        let absorbed = limiter.absorb(
+            hint, status: status, action: action, request: request, reservedAt: reservedAt, window: window, at: now)
+        for (limitClass, spacing) in absorbed.learned {
+            logger.warning(
+                "server stricter than the limit profile; spacing learned",
+                metadata: ["agent": "\(agent)", "class": "\(limitClass.rawValue)", "spacing_s": "\(Int(spacing))"])
+        }
+    }
+}
