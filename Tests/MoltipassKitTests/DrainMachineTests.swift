@@ -25,10 +25,11 @@ struct DrainMachineTests {
         error: String? = nil, key: String = "k1"
     ) -> JournalEntry {
         JournalEntry(
-            key: key, account: "a", recipe: "a", job: "j", occurrence: now, step: 0, action: write.kind.rawValue,
-            target: write.target, contentHash: write.contentHash, payload: write.payload, state: state,
-            attempts: attempts, createdAt: now, updatedAt: now, sentAt: state == .intent ? nil : now, remoteID: nil,
-            lastError: error, nextAttemptAt: next)
+            intent: JournalIntent(
+                key: key, account: "a", recipe: "a", job: "j", occurrence: now, step: 0, action: write.kind.rawValue,
+                target: write.target, contentHash: write.contentHash, payload: write.payload, notBefore: next),
+            state: state, attempts: attempts, createdAt: now, updatedAt: now, sentAt: state == .intent ? nil : now,
+            remoteID: nil, lastError: error)
     }
 
     static func error(_ code: APIError.Code, status: Int? = nil, hint: RateLimitHint = RateLimitHint()) -> APIError {

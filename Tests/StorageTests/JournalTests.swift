@@ -40,10 +40,12 @@ import Testing
         #expect(
             recorded
                 == JournalEntry(
-                    key: "k1", account: "alice", recipe: "daily", job: "greet", occurrence: T.t0, step: 0,
-                    action: "comment", target: "p1", contentHash: "h-k1", payload: intent.payload, state: .intent,
-                    attempts: 0, createdAt: T.t0, updatedAt: T.t0, sentAt: nil, remoteID: nil, lastError: nil,
-                    nextAttemptAt: T.at(30)))
+                    intent: JournalIntent(
+                        key: "k1", account: "alice", recipe: "daily", job: "greet", occurrence: T.t0, step: 0,
+                        action: "comment", target: "p1", contentHash: "h-k1", payload: intent.payload,
+                        notBefore: T.at(30)),
+                    state: .intent, attempts: 0, createdAt: T.t0, updatedAt: T.t0, sentAt: nil, remoteID: nil,
+                    lastError: nil))
         #expect(sent.state == .sent && sent.attempts == 1 && sent.sentAt == T.at(31) && sent.nextAttemptAt == nil)
         #expect(done.state == .done && done.remoteID == "c-42" && done.updatedAt == T.at(32))
         #expect(done.createdAt == T.t0)

@@ -45,9 +45,8 @@ final class RecordingStateStore: StateStore, Sendable {
     func knownIntent(key: String) async -> Intent? {
         if let known = intent(key: key) { return known }
         guard let entry = try? await inner.read({ try $0.journalEntry(key: key) }) ?? nil else { return nil }
-        let intent = JournalIntent(
-            key: entry.key, account: entry.account, recipe: entry.recipe, job: entry.job, occurrence: entry.occurrence,
-            step: entry.step, action: entry.action, target: entry.target, contentHash: entry.contentHash)
+        var intent = entry.intent
+        intent.payload = nil  // kept decoded only, as in record(_:)
         let found = Intent(intent: intent, write: entry.payload.flatMap(PlannedWrite.init(payload:)))
         intents.withLock { $0[key] = found }
         return found

@@ -59,12 +59,11 @@ extension MemoryAccess {
 
     func recordIntent(_ intent: JournalIntent, at now: Date) throws -> RecordedIntent {
         if let existing = tables.journal[intent.key] { return RecordedIntent(entry: existing, inserted: false) }
+        var stored = intent
+        stored.occurrence = intent.occurrence.storedInstant
+        stored.notBefore = intent.notBefore.storedInstant
         let entry = JournalEntry(
-            key: intent.key, account: intent.account, recipe: intent.recipe, job: intent.job,
-            occurrence: intent.occurrence.storedInstant, step: intent.step, action: intent.action,
-            target: intent.target, contentHash: intent.contentHash, payload: intent.payload, state: .intent,
-            attempts: 0, createdAt: now.storedInstant, updatedAt: now.storedInstant, sentAt: nil, remoteID: nil,
-            lastError: nil, nextAttemptAt: intent.notBefore.storedInstant)
+            intent: stored, state: .intent, attempts: 0, createdAt: now.storedInstant, updatedAt: now.storedInstant)
         putJournal(entry.key, entry)
         return RecordedIntent(entry: entry, inserted: true)
     }

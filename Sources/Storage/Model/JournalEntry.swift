@@ -74,18 +74,14 @@ public struct JournalIntent: Sendable, Equatable {
     }
 }
 
-/// One journaled write.
+/// One journaled write: the intent as it was recorded, and where it stands.
+///
+/// The intent's fields are held once, in `intent`, and read straight through (`entry.key`,
+/// `entry.action`, `entry.payload` …). Its `notBefore` is the entry's live `nextAttemptAt`: the
+/// deferral recorded with the intent, then each retry time the store sets.
+@dynamicMemberLookup
 public struct JournalEntry: Sendable, Equatable {
-    public var key: String
-    public var account: String
-    public var recipe: String
-    public var job: String
-    public var occurrence: Date
-    public var step: Int
-    public var action: String
-    public var target: String?
-    public var contentHash: String
-    public var payload: Data?
+    public var intent: JournalIntent
     public var state: JournalState
     /// How many times the request was sent (incremented by `markSent`).
     public var attempts: Int
@@ -96,24 +92,12 @@ public struct JournalEntry: Sendable, Equatable {
     /// The created post or comment id.
     public var remoteID: String?
     public var lastError: String?
-    /// Not to be attempted before this instant; nil for no retry (failed) or no deferral.
-    public var nextAttemptAt: Date?
 
     public init(
-        key: String, account: String, recipe: String, job: String, occurrence: Date, step: Int, action: String,
-        target: String?, contentHash: String, payload: Data?, state: JournalState, attempts: Int, createdAt: Date,
-        updatedAt: Date, sentAt: Date?, remoteID: String?, lastError: String?, nextAttemptAt: Date?
+        intent: JournalIntent, state: JournalState, attempts: Int, createdAt: Date, updatedAt: Date,
+        sentAt: Date? = nil, remoteID: String? = nil, lastError: String? = nil
     ) {
-        self.key = key
-        self.account = account
-        self.recipe = recipe
-        self.job = job
-        self.occurrence = occurrence
-        self.step = step
-        self.action = action
-        self.target = target
-        self.contentHash = contentHash
-        self.payload = payload
+        self.intent = intent
         self.state = state
         self.attempts = attempts
         self.createdAt = createdAt
@@ -121,7 +105,18 @@ public struct JournalEntry: Sendable, Equatable {
         self.sentAt = sentAt
         self.remoteID = remoteID
         self.lastError = lastError
-        self.nextAttemptAt = nextAttemptAt
+    }
+
+    /// A field of the recorded intent (`entry.key` for `entry.intent.key`).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<JournalIntent, Value>) -> Value {
+        get { intent[keyPath: field] }
+        set { intent[keyPath: field] = newValue }
+    }
+
+    /// Not to be attempted before this instant; nil for no retry (failed) or no deferral.
+    public var nextAttemptAt: Date? {
+        get { intent.notBefore }
+        set { intent.notBefore = newValue }
     }
 }
 

@@ -209,13 +209,14 @@ struct SQLiteAccess: StateTransaction {
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
         JournalEntry(
-            key: row["key"], account: row["account"], recipe: row["recipe"], job: row["job"],
-            occurrence: date(row["occurrence"]), step: row["step"], action: row["action"], target: row["target"],
-            contentHash: row["content_hash"], payload: row["payload"],
+            intent: JournalIntent(
+                key: row["key"], account: row["account"], recipe: row["recipe"], job: row["job"],
+                occurrence: date(row["occurrence"]), step: row["step"], action: row["action"], target: row["target"],
+                contentHash: row["content_hash"], payload: row["payload"],
+                notBefore: (row["next_attempt_at"] as Double?).map(date)),
             state: try decode(JournalState.self, row["state"]), attempts: row["attempts"],
             createdAt: date(row["created_at"]), updatedAt: date(row["updated_at"]),
-            sentAt: (row["sent_at"] as Double?).map(date), remoteID: row["remote_id"], lastError: row["last_error"],
-            nextAttemptAt: (row["next_attempt_at"] as Double?).map(date))
+            sentAt: (row["sent_at"] as Double?).map(date), remoteID: row["remote_id"], lastError: row["last_error"])
     }
 
     static func challenge(_ row: Row) throws -> StoredChallenge {
