@@ -42,16 +42,26 @@ struct RunCrashTests {
         var now = RunFixture.t0
         var killed = 0
         var completed = 0
+        // The kill comes at a random point of a run: within the time a run that finished took
+        // (a faster binary or machine would otherwise see most runs end before the kill).
+        var window = 350
         for _ in 0..<Self.kills {
             try await fixture.setClock(now)
+            let started = ContinuousClock.now
             let child = try ChildProcess(
                 "moltipass",
                 ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(now)],
                 environment: fixture.home.environment, directory: fixture.home.directory.url)
-            try await Task.sleep(for: .milliseconds(Int(random.next() % 350)))
+            try await Task.sleep(for: .milliseconds(Int(random.next() % UInt64(window))))
             child.send(SIGKILL)
             let status = await child.waitForExit(timeout: 10)
-            if child.wasSignalled { killed += 1 } else { completed += 1 }
+            if child.wasSignalled {
+                killed += 1
+            } else {
+                completed += 1
+                let took = started.duration(to: .now).components
+                window = max(20, min(window, Int(took.seconds * 1_000 + took.attoseconds / 1_000_000_000_000_000)))
+            }
             // 75: a vote a kill left unknown is reported (never re-sent: a second vote would toggle it).
             #expect(child.wasSignalled || [0, 3, 4, 75].contains(status ?? -1), "run: \(status ?? -1) \(child.stderr)")
             now = now.addingTimeInterval(31 * 60)
