@@ -17,7 +17,7 @@ enum SandboxEndpoint: Sendable, Equatable {
 
 /// Maps a method and path to an endpoint, or says why it cannot (404 unknown path, 405 wrong method),
 /// over the routes table of a dialect.
-enum SandboxRouter {
+public enum SandboxRouter {
     enum Match: Equatable {
         case endpoint(SandboxEndpoint, params: [String])
         case notFound
@@ -100,5 +100,38 @@ enum SandboxRouter {
             }
         }
         return params
+    }
+}
+
+extension SandboxEndpoint {
+    /// The limit class a request to the endpoint counts against, as `plan` tallies it: reads,
+    /// each write class, or the generic write budget. Every endpoint is listed (no `default:`):
+    /// a new one is classified where it is added.
+    var limitClass: String {
+        switch self {
+        case .status, .me, .profile, .listPosts, .getPost, .feed, .submoltFeed, .listComments, .listSubmolts,
+            .getSubmolt, .search:
+            "read"
+        case .createPost: "post"
+        case .createComment: "comment"
+        case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: "vote"
+        case .follow, .unfollow: "follow"
+        case .subscribe, .unsubscribe: "subscribe"
+        case .createSubmolt: "submolt"
+        case .verify, .verificationSubmit: "verify"
+        case .register, .updateMe, .uploadAvatar, .deleteAvatar, .deletePost: "write"
+        }
+    }
+}
+
+extension SandboxRouter {
+    /// The limit class of a request to the sandbox at `path` (with or without the `/api/v1`
+    /// prefix): its endpoint's class, "read" for any other GET, "write" for any other method.
+    public static func limitClass(method: HTTPMethod, path: String, dialect: SandboxDialect = .moltbookCom) -> String {
+        let relative = path.range(of: "/api/v1").map { String(path[$0.upperBound...]) } ?? path
+        if case .endpoint(let endpoint, _) = match(method: method, path: relative, dialect: dialect) {
+            return endpoint.limitClass
+        }
+        return method == .get ? "read" : "write"
     }
 }

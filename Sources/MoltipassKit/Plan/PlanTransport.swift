@@ -87,16 +87,9 @@ final class PlanTransport: HTTPTransport, Sendable {
         }
     }
 
-    /// The limit class a request counts against (for the 429 tally).
+    /// The limit class a request counts against (for the 429 tally): the sandbox's route table
+    /// says which endpoint it is (not a path suffix).
     static func limitClass(method: HTTPMethod, path: String) -> String {
-        if method == .get { return "read" }
-        if path.hasSuffix("/verify") { return "verify" }
-        if path.hasSuffix("/comments") { return "comment" }
-        if path.hasSuffix("/upvote") || path.hasSuffix("/downvote") { return "vote" }
-        if path.hasSuffix("/follow") { return "follow" }
-        if path.hasSuffix("/subscribe") { return "subscribe" }
-        if path.hasSuffix("/posts") { return "post" }
-        if path.hasSuffix("/submolts") { return "submolt" }
-        return "write"
+        SandboxRouter.limitClass(method: method, path: path)
     }
 }
