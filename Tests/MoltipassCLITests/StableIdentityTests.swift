@@ -67,23 +67,35 @@ struct StableIdentityTests {
         #expect(try await fixture.sqlite("SELECT COUNT(*) FROM schedule_cursors WHERE recipe = 'renamer'") == "1")
     }
 
-    /// Two recipes of one agent without `name:` and the same job id would share one schedule:
-    /// `validate` and `run` name the clash at the later file's job id; a `name:` resolves it.
-    @Test func clashingJobIdsAreNamed() async throws {
+    /// Two recipes of one agent without `name:` and a job of the same id: both are known by
+    /// their file names, as before identities (nothing that ran before stops), and `validate`
+    /// warns that renaming either repeats its actions. Two recipes with the same `name:` and job
+    /// id would share one schedule: `run` refuses the later file.
+    @Test func clashingJobIds() async throws {
         let fixture = try await RunFixture.start()
         defer { Task { await fixture.stop() } }
         try await fixture.agent("renamer")
         let a = try Self.dailyRecipe(fixture, "a.yaml")
         let b = try Self.dailyRecipe(fixture, "b.yaml")
-        // `validate` warns (files checked together need not run together); `run` refuses the later file.
         let validate = try await fixture.home.run(["validate", a, b])
         #expect(validate.status == 0)
         #expect(
-            validate.stderr.contains("b.yaml:6:9: warning: job id `morning` is also in \(a):6:9"), "\(validate.stderr)")
-        let run = try await fixture.run([a, b, "--once"], at: Self.nine)
-        #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("b.yaml:6:9: error: job id `morning` is also in"), "\(run.stderr)")
-        let named = try Self.dailyRecipe(fixture, "b.yaml", name: "evening")
-        #expect(try await fixture.home.run(["validate", a, named]).stderr.isEmpty)
+            validate.stderr.contains(
+                "b.yaml:6:9: warning: job id `morning` is also in \(a) for agent `renamer`: both recipes are "
+                    + "known by their file names"), "\(validate.stderr)")
+        let run = try await fixture.run([a, b, "--once", "--json"], at: Self.nine)
+        #expect(run.status == 0, "\(run.stderr)")
+        let recipes = (try JSONValue.parse(Data(run.stdout.utf8))["items"]?.array ?? []).compactMap {
+            $0["recipe"]?.string
+        }
+        #expect(Set(recipes) == ["a", "b"], "\(run.stdout)")
+        // The same `name:` twice: one schedule for two recipes; the later is refused.
+        let one = try Self.dailyRecipe(fixture, "one.yaml", name: "evening")
+        let two = try Self.dailyRecipe(fixture, "two.yaml", name: "evening")
+        let refused = try await fixture.run([one, two, "--once"], at: Self.nine.addingTimeInterval(60))
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("two.yaml:6:9: error: job id `morning` is also in \(one):6:9 under the same name"),
+            "\(refused.stderr)")
     }
 }

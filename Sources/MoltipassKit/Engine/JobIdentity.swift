@@ -8,17 +8,23 @@ import Storage
 /// read under that name while the identity has nothing yet; the next commit writes it under
 /// the identity, so the migration happens once, on the first pass, without a schema change.
 extension StateReader {
-    /// The schedule cursor of `job` in `recipe`.
+    /// The schedule cursor of `job` in `recipe`: under its identity, else under another name
+    /// the state may know it by (`Recipe.stateNames`).
     func scheduleCursor(of recipe: Recipe, job: String) throws -> Date? {
-        if let cursor = try scheduleCursor(recipe: recipe.identity, job: job) { return cursor }
-        return recipe.nameIsExplicit ? nil : try scheduleCursor(recipe: recipe.name, job: job)
+        for name in recipe.stateNames {
+            if let cursor = try scheduleCursor(recipe: name, job: job) { return cursor }
+        }
+        return nil
     }
 }
 
 extension Recipe {
-    /// The names the state may know this recipe's jobs by: its identity, and the file name it
-    /// had before identities (for a recipe without `name:`).
-    var stateNames: [String] { nameIsExplicit ? [identity] : [identity, name] }
+    /// The names the state may know this recipe's jobs by, its identity first: for a recipe
+    /// without `name:`, also its file name (state written before identities, or while another
+    /// recipe of the agent shared a job id) and its agent (state written while it did not).
+    var stateNames: [String] {
+        nameIsExplicit ? [identity] : [identity] + [name, agent.value].filter { $0 != identity }
+    }
 }
 
 extension Array where Element == Recipe {

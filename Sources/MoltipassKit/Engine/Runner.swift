@@ -72,6 +72,10 @@ public final class Runner: Sendable {
         recipes: [Recipe], store: any StateStore, configuration: Configuration, logger: Logger,
         makeClient: @escaping ClientFactory
     ) {
+        // Identities as `run` assigns them (a job id shared within an agent: file names), for
+        // callers that load recipes themselves; recipes already assigned keep theirs.
+        var recipes = recipes
+        RecipeSet.assignIdentities(&recipes)
         self.recipes = recipes
         self.store = store
         self.configuration = configuration

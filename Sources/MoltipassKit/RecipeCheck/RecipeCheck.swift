@@ -44,15 +44,20 @@ public enum RecipeCheck {
             })
     }
 
-    /// Every file of `paths` (directories expanded) with its recipe or diagnostics, and the
-    /// clashes of its jobs with an earlier file's, as warnings.
+    /// Every file of `paths` (directories expanded) with its recipe or diagnostics, and, as
+    /// warnings, what `run` would say of its jobs next to the earlier files': known by the file
+    /// name (a job id shared within an agent), or refused (a `name:` shared).
     static func loadAll(_ paths: [String]) -> [(String, Result<Recipe, Diagnostics>, [Diagnostic])] {
         let loaded = RecipePaths.expand(paths).map { ($0, load($0)) }
-        let clashes = RecipeSet.conflicts(loaded.compactMap { _, result in try? result.get() }).map { clash in
-            var warning = clash
-            warning.severity = .warning
-            return warning
-        }
+        var recipes = loaded.compactMap { _, result in try? result.get() }
+        let fileNamed = RecipeSet.assignIdentities(&recipes)
+        let clashes =
+            fileNamed
+            + RecipeSet.conflicts(recipes).map { clash in
+                var warning = clash
+                warning.severity = .warning
+                return warning
+            }
         return loaded.map { path, result in
             let file = (try? result.get())?.file
             return (path, result, clashes.filter { $0.file == file })

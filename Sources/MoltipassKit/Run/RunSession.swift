@@ -31,6 +31,7 @@ public struct RunSession: Sendable {
             }
         }
         // A recipe whose job another recipe already claims is skipped with the clash named.
+        RecipeSet.assignIdentities(&recipes)
         let clashes = RecipeSet.conflicts(recipes)
         let clashing = Set(clashes.map(\.file))
         return (recipes.filter { !clashing.contains($0.file) }, invalid + clashes)

@@ -8,6 +8,8 @@ public struct Recipe: Sendable, Equatable {
     public var name: String
     /// Whether `name:` is written in the recipe.
     public var nameIsExplicit = false
+    /// Whether the recipe is known by its file name (`RecipeSet.assignIdentities`).
+    public var identityIsFileName = false
     /// The keychain entry holding the agent's API key.
     public var agent: Located<String>
     /// A base URL override (the sandbox), if any.
@@ -77,9 +79,13 @@ public enum Action: Sendable, Equatable {
 
 extension Recipe {
     /// The recipe's identity in the state (schedule cursors, journal keys, `max_per_day`
-    /// counts): its `name:` when written, else its agent. Never the file's name or path, so
-    /// renaming or moving a recipe never repeats an action (issue 19). A job is `identity` plus
-    /// its id, so two recipes of one agent without `name:` need different job ids
-    /// (`RecipeSet.conflicts`).
-    public var identity: String { nameIsExplicit ? name : agent.value }
+    /// counts): its `name:` when written, else its agent, so renaming or moving a recipe never
+    /// repeats an action (issue 19). A job is `identity` plus its id. When two recipes of one
+    /// agent without `name:` have a job of the same id, both keep the identity earlier versions
+    /// gave them, the file name (`RecipeSet.assignIdentities`): nothing an operator ran before
+    /// stops working, and `validate`/`lint` warn that renaming such a file repeats its actions.
+    public var identity: String {
+        if nameIsExplicit { return name }
+        return identityIsFileName ? name : agent.value
+    }
 }

@@ -122,7 +122,9 @@ struct Run: AsyncParsableCommand {
                 } else {
                     printError(report.summary)
                 }
-                return skipped.isEmpty || output.exitStatus != .ok ? output.exitStatus : .invalidRecipe
+                // A skipped recipe is a failure: it wins over every outcome that is not one.
+                return skipped.isEmpty || report.exitStatus(detailed: false) != .ok
+                    ? output.exitStatus : .invalidRecipe
             }
             let daemon = Daemon(
                 session: session, recipePaths: self.recipes, environment: environment, startupProblems: skipped)
