@@ -63,8 +63,9 @@ struct PlanCommandTests {
         let generated = try await ProcessRunner.runSystem(
             "/usr/bin/python3", [Fixtures.packageRoot.appendingPathComponent("bench/gen-recipes.py").path, bench.path])
         #expect(generated.status == 0, "\(generated.stderr)")
-        let benchRecipes = try FileManager.default.contentsOfDirectory(atPath: bench.path)
-            .filter { $0.hasSuffix(".yaml") }.sorted().prefix(5).map { bench.path + "/" + $0 }
+        // Five of the benchmark's recipes, two pairs of them for one agent each (the generator gives
+        // agent N the recipes rN and r(N+50), with the same job ids): the layout `plan` once refused.
+        let benchRecipes = ["r000", "r050", "r001", "r051", "r002"].map { bench.path + "/\($0).yaml" }
         let root = Fixtures.packageRoot.appendingPathComponent("recipes").path
         let examples = ["daily-digest.yaml", "setup.yaml", "welcome-comments.yaml", "hourly-upvotes.yaml"]
             .map { root + "/" + $0 }

@@ -2,6 +2,7 @@ import Foundation
 import MoltbookAPI
 import Recipes
 import Storage
+import Synchronization
 
 /// A post or comment the duplicate guard has seen: sent (the content ledger) or waiting to be
 /// sent (the journal), with what the report line says of it.
@@ -11,8 +12,15 @@ struct ContentSighting: Sendable, Equatable {
     var journalKey: String?
     var excerpt: String
     var sent: Bool
-    /// The near-duplicate sketch (empty for short texts).
+    /// The near-duplicate sketch (empty for short texts); for a ledger record, parsed from its
+    /// stored `signature` only when a long text is compared (`sketch(_:)`).
     var sketch: [UInt32] = []
+    /// The stored sketch of a ledger record, not parsed yet.
+    var signature: String = ""
+
+    /// Whether it counts for a guard whose window starts at `earliest`: sent since then, or
+    /// waiting to be sent (whatever its age).
+    func counts(since earliest: Date) -> Bool { !sent || at >= earliest }
 }
 
 /// The duplicate guard (issue 18): Moltbook fingerprints what agents publish and suspends for
@@ -42,10 +50,12 @@ extension AccountPass {
             }
             // Sent within this recipe's window, or still waiting to be sent (whatever its age).
             let earliest = now.addingTimeInterval(-TimeInterval(recipe.duplicateWindow))
-            let seen = await contentSightings().filter { !$0.value.sent || $0.value.at >= earliest }
+            let seen = await contentSightings()
             let exact = [planned[print.exact], seen[print.exact]].compactMap { $0 }
-                .first { $0.journalKey != expanded.key }
-            let near = exact == nil ? Self.nearDuplicate(of: print, among: planned, seen, except: expanded.key) : nil
+                .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
+            let near =
+                exact == nil
+                ? Self.nearDuplicate(of: print, among: planned, seen, except: expanded.key, since: earliest) : nil
             guard let earlier = exact ?? near?.sighting else {
                 planned[print.exact] = ContentSighting(
                     kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
@@ -83,7 +93,7 @@ extension AccountPass {
         for record in (read?.0 ?? []) + seeded where record.recordedAt >= seen[record.fingerprint]?.at ?? .distantPast {
             seen[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
-                sent: true, sketch: ContentFingerprint.sketch(from: record.signature) ?? [])
+                sent: true, signature: record.signature)
         }
         for entry in read?.1 ?? [] where entry.state == .intent || entry.state == .failed {
             guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
@@ -101,18 +111,37 @@ extension AccountPass {
     /// with how similar, if any; never the write's own journal entry.
     static func nearDuplicate(
         of print: ContentFingerprint, among planned: [String: ContentSighting], _ seen: [String: ContentSighting],
-        except key: String
+        except key: String, since earliest: Date
     ) -> (sighting: ContentSighting, similarity: Double)? {
         guard !print.sketch.isEmpty else { return nil }
         var best: (sighting: ContentSighting, similarity: Double)?
-        for sighting in Array(planned.values) + Array(seen.values)
-        where !sighting.sketch.isEmpty && sighting.journalKey != key {
-            let similarity = ContentFingerprint.similarity(print.sketch, sighting.sketch)
+        for sighting in [planned.values, seen.values].joined()
+        where sighting.journalKey != key && sighting.counts(since: earliest) {
+            let sketch = sighting.sketch.isEmpty ? Self.sketch(sighting.signature) : sighting.sketch
+            guard !sketch.isEmpty else { continue }
+            let similarity = ContentFingerprint.similarity(print.sketch, sketch)
             if similarity >= ContentFingerprint.nearDuplicateSimilarity, similarity > (best?.similarity ?? 0) {
                 best = (sighting, similarity)
             }
         }
         return best
+    }
+
+    /// Parsed sketches of stored signatures, kept for the life of the process: the ledger's
+    /// records are compared on every pass that plans a long text, and parsing them each time was
+    /// a third of a month's plan (bench, 2026-11-24).
+    static let parsedSketches = Mutex<[String: [UInt32]]>([:])
+
+    /// The sketch a stored signature holds (empty when none or unreadable).
+    static func sketch(_ signature: String) -> [UInt32] {
+        guard !signature.isEmpty else { return [] }
+        if let known = parsedSketches.withLock({ $0[signature] }) { return known }
+        let parsed = ContentFingerprint.sketch(from: signature) ?? []
+        parsedSketches.withLock { cache in
+            if cache.count > 200_000 { cache.removeAll(keepingCapacity: true) }
+            cache[signature] = parsed
+        }
+        return parsed
     }
 
     /// The start of what a write publishes, for report lines.

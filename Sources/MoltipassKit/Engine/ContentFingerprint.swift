@@ -63,14 +63,26 @@ struct ContentFingerprint: Sendable, Equatable {
 
     /// A stored sketch, or nil when it is not one.
     static func sketch(from signature: String) -> [UInt32]? {
-        guard signature.count % 8 == 0 else { return nil }
+        // Byte by byte: the ledger's signatures are read on every pass that plans content, and
+        // `String.index(_:offsetBy:)` per hash was most of a month's plan (issue 20, bench).
+        let bytes = Array(signature.utf8)
+        guard bytes.count % 8 == 0 else { return nil }
         var result: [UInt32] = []
-        var index = signature.startIndex
-        while index < signature.endIndex {
-            let end = signature.index(index, offsetBy: 8)
-            guard let value = UInt32(signature[index..<end], radix: 16) else { return nil }
-            result.append(value)
-            index = end
+        result.reserveCapacity(bytes.count / 8)
+        var value: UInt32 = 0
+        for (offset, byte) in bytes.enumerated() {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+            if offset % 8 == 7 {
+                result.append(value)
+                value = 0
+            }
         }
         return result
     }

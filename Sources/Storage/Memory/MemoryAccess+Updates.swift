@@ -226,8 +226,9 @@ extension MemoryAccess {
     }
 
     func pruneContent(account: String, before date: Date) throws -> Int {
-        guard let old = tables.content[account] else { return 0 }
         let cut = date.storedInstant
+        // Oldest first: nothing to prune is one comparison (the engine asks at every pass's end).
+        guard let old = tables.content[account], let oldest = old.first, oldest.recordedAt < cut else { return 0 }
         let kept = old.filter { $0.recordedAt >= cut }
         guard kept.count != old.count else { return 0 }
         logUndo { $0.content[account] = old }
