@@ -81,20 +81,40 @@ extension AccountPass {
     }
 
     /// What the guard compares against: the content ledger within the window and the journal's
-    /// posts and comments not yet sent. Read once per pass.
+    /// posts and comments not yet sent. Read once per pass; the ledger's part is kept in the
+    /// runner between passes and only the records since the last pass are read
+    /// (`Runner.LedgerSightings`), unless the ledger's generation changed (a withdrawn write's
+    /// record forgotten, here or by `moltipass cancel`).
     func contentSightings() async -> [String: ContentSighting] {
         if let contentSeen { return contentSeen }
         let (agent, since) = (agent, now.addingTimeInterval(-duplicateWindow))
+        let cached = runner.ledgerSightings.withLock { $0[agent] }
+        let from = cached.map { max($0.through, since) } ?? since
         let read = try? await store.read { reader in
-            (try reader.contentRecords(account: agent, since: since), try reader.pendingJournalEntries(account: agent))
+            (
+                try reader.contentRecords(account: agent, since: from),
+                try reader.pendingJournalEntries(account: agent),
+                try reader.limiterState(account: agent, key: PendingWrites.ledgerGenerationKey)
+            )
         }
-        var seen: [String: ContentSighting] = [:]
-        let seeded = await seedFromServer().filter { $0.recordedAt >= since }
-        for record in (read?.0 ?? []) + seeded where record.recordedAt >= seen[record.fingerprint]?.at ?? .distantPast {
-            seen[record.fingerprint] = ContentSighting(
-                kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
-                sent: true, signature: record.signature)
+        var ledger: Runner.LedgerSightings
+        var records = read?.0 ?? []
+        if let cached, cached.generation == read?.2 {
+            ledger = cached
+        } else {
+            ledger = Runner.LedgerSightings(generation: read?.2)
+            if cached != nil {
+                // The ledger lost a record since: read it whole again.
+                records = (try? await store.read { try $0.contentRecords(account: agent, since: since) }) ?? []
+            }
         }
+        records += await seedFromServer().filter { $0.recordedAt >= since }
+        for record in records {
+            ledger.add(record)
+        }
+        ledger.compact(before: since)
+        runner.ledgerSightings.withLock { $0[agent] = ledger }
+        var seen = ledger.sightings
         for entry in read?.1 ?? [] where entry.state == .intent || entry.state == .failed {
             guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
                 seen[print.exact] == nil

@@ -8,6 +8,11 @@ import Storage
 /// orphaned writes are withdrawn unsent, cancelled ones finished unsent, and a post gives its
 /// content-queue item back, so nothing is lost and nothing stale goes out.
 public enum PendingWrites {
+    /// Where an account's content-ledger generation is kept (with the limiter's state): it
+    /// changes whenever a record is forgotten, so a runner that keeps the ledger's sightings
+    /// between passes knows to read it whole again.
+    static let ledgerGenerationKey = "ledger-generation"
+
     /// Whether `entry` is a write that has not left and may still be dropped: planned, or failed
     /// and waiting for a retry. A `sent` or `uncertain` one is being settled by reading back.
     public static func isDroppable(_ entry: JournalEntry) -> Bool {
@@ -55,7 +60,12 @@ public enum PendingWrites {
                 dropped.append(try transaction.markFailed(key: key, reason: reason, retryAt: nil, at: now))
             }
             // A refused attempt was fingerprinted when it left; the server never took it.
-            _ = try transaction.forgetContent(account: account, journalKey: key)
+            if try transaction.forgetContent(account: account, journalKey: key) > 0 {
+                // Runners that keep the ledger's sightings read it whole again.
+                try transaction.setLimiterState(
+                    Data("\(now.timeIntervalSince1970)|\(key)".utf8), account: account, key: ledgerGenerationKey,
+                    at: now)
+            }
             if let item = entry.payload.flatMap(PlannedWrite.init(payload:))?.queueItem { items.append(item) }
         }
         if !items.isEmpty {

@@ -67,6 +67,37 @@ public final class Runner: Sendable {
     /// Each account's limiter as last stored, with its bytes: a pass whose stored bytes are
     /// these takes the value instead of decoding it again (equal bytes, equal limiter).
     let decodedLimiters = Mutex<[String: (bytes: Data, limiter: Limiter)]>([:])
+    /// Each account's content-ledger sightings as of its last pass (`contentSightings`).
+    let ledgerSightings = Mutex<[String: LedgerSightings]>([:])
+
+    /// The sent part of an account's duplicate-guard sightings, kept between passes.
+    struct LedgerSightings: Sendable {
+        /// The newest sighting of each exact fingerprint.
+        var sightings: [String: ContentSighting] = [:]
+        /// The newest record read: the next pass reads from here.
+        var through = Date.distantPast
+        /// The ledger's generation when read (`PendingWrites.ledgerGenerationKey`).
+        var generation: Data?
+        /// When sightings older than the window were last dropped.
+        var compactedAt = Date.distantPast
+
+        init(generation: Data? = nil) { self.generation = generation }
+
+        mutating func add(_ record: ContentRecord) {
+            through = max(through, record.recordedAt)
+            guard record.recordedAt >= sightings[record.fingerprint]?.at ?? .distantPast else { return }
+            sightings[record.fingerprint] = ContentSighting(
+                kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
+                sent: true, signature: record.signature)
+        }
+
+        /// Drops sightings older than `earliest`, at most once a day of the ledger's time.
+        mutating func compact(before earliest: Date) {
+            guard earliest.timeIntervalSince(compactedAt) >= 86_400 else { return }
+            sightings = sightings.filter { $0.value.at >= earliest }
+            compactedAt = earliest
+        }
+    }
 
     public init(
         recipes: [Recipe], store: any StateStore, configuration: Configuration, logger: Logger,
