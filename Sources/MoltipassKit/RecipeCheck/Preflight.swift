@@ -25,7 +25,7 @@ public struct Preflight: Sendable {
     }
 
     /// The result: every problem and every agent.
-    public struct Report: Sendable, Codable, Equatable {
+    public struct Report: Sendable, Encodable, Equatable {
         public var ok: Bool { problems.isEmpty }
         public var recipes: [String]
         public var agents: [AgentCheck]
@@ -39,13 +39,6 @@ public struct Preflight: Sendable {
             try container.encode(recipes, forKey: .recipes)
             try container.encode(agents, forKey: .agents)
             try container.encode(problems, forKey: .problems)
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            recipes = try container.decode([String].self, forKey: .recipes)
-            agents = try container.decode([AgentCheck].self, forKey: .agents)
-            problems = try container.decode([HealthProblem].self, forKey: .problems)
         }
 
         init(recipes: [String], agents: [AgentCheck], problems: [HealthProblem]) {

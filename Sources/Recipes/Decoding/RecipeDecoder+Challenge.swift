@@ -37,14 +37,9 @@ extension RecipeDecoder {
             if let stop = failFields["stop_after"] {
                 settings.stopAfter = integer(stop, in: 1...9, what: "stop_after")
             }
-            if let pause = failFields["pause"], let seconds = duration(pause, what: "on_fail pause") {
-                if (60...(7 * 86_400)).contains(seconds) {
-                    settings.pauseSeconds = seconds
-                } else {
-                    error(
-                        pause.mark, code: "value", "on_fail pause \(DurationText.format(seconds)) is out of range",
-                        expected: "from 1m to 7d")
-                }
+            if let pause = failFields["pause"] {
+                settings.pauseSeconds = duration(
+                    pause, what: "on_fail pause", in: 60...(7 * 86_400), expected: "from 1m to 7d")
             }
         }
         return settings

@@ -98,6 +98,21 @@ extension RecipeDecoder {
         }
     }
 
+    /// A duration within `range`; out of it, an error `NAME DURATION is out of range` at the
+    /// value, expecting `expected`.
+    func duration(_ node: YAMLNode, what: String, name: String? = nil, in range: ClosedRange<Int>, expected: String)
+        -> Int?
+    {
+        guard let seconds = duration(node, what: what) else { return nil }
+        guard range.contains(seconds) else {
+            error(
+                node.mark, code: "value", "\(name ?? what) \(DurationText.format(seconds)) is out of range",
+                expected: expected)
+            return nil
+        }
+        return seconds
+    }
+
     func list(_ node: YAMLNode, what: String, nonEmpty: Bool) -> [YAMLNode]? {
         guard let items = node.sequence else {
             error(node.mark, code: "type", "\(what) is \(node.kindDescription)", expected: "a list")

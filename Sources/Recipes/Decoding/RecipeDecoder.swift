@@ -109,15 +109,8 @@ final class RecipeDecoder {
         if let stepsNode = fields["steps"], let items = list(stepsNode, what: "steps", nonEmpty: true) {
             steps = items.compactMap(decodeStep)
         }
-        var expireAfter: Int?
-        if let expiry = fields["expire_after"], let seconds = duration(expiry, what: "expire_after") {
-            if (60...(30 * 86_400)).contains(seconds) {
-                expireAfter = seconds
-            } else {
-                error(
-                    expiry.mark, code: "value", "expire_after \(DurationText.format(seconds)) is out of range",
-                    expected: "from 1m to 30d")
-            }
+        let expireAfter = fields["expire_after"].flatMap {
+            duration($0, what: "expire_after", in: 60...(30 * 86_400), expected: "from 1m to 30d")
         }
         guard let id, let trigger, let scheduleNode = fields["schedule"] else { return nil }
         var job = Job(id: id, trigger: trigger, scheduleMark: scheduleNode.mark, steps: steps, mark: node.mark)
