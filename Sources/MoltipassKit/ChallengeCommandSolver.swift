@@ -34,22 +34,37 @@ public struct ChallengeCommandSolver: Sendable {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             return .declined(reason: "solver command \(path) is not an executable file", confidence: 0)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let stdout = PipeDrain(output.fileHandleForReading)
-        let stderr = PipeDrain(errors.fileHandleForReading)
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do {
-            try process.run()
-        } catch {
-            return .declined(reason: "solver command \(path) could not start: \(error)", confidence: 0)
+        // A program written a moment ago can be "text file busy" for an instant (another process
+        // forked while its writer's descriptor was still open): a few short retries, each with a
+        // new process, then give up.
+        var attempt = 0
+        var started: (Process, Pipe, PipeDrain, PipeDrain, DispatchSemaphore)?
+        while started == nil {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            let exited = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in exited.signal() }
+            do {
+                try process.run()
+                started = (
+                    process, input, PipeDrain(output.fileHandleForReading), PipeDrain(errors.fileHandleForReading),
+                    exited
+                )
+            } catch let error as NSError where error.code == Int(ETXTBSY) && attempt < 5 {
+                attempt += 1
+                usleep(useconds_t(20_000 * attempt))
+            } catch {
+                return .declined(reason: "solver command \(path) could not start: \(error)", confidence: 0)
+            }
+        }
+        guard let (process, input, stdout, stderr, exited) = started else {
+            return .declined(reason: "solver command \(path) could not start", confidence: 0)
         }
         // A program that never reads stdin must neither block nor kill us: write off this thread, and take a
         // closed pipe as EPIPE rather than SIGPIPE (ignoring SIGPIPE is what every network client does anyway).

@@ -153,8 +153,9 @@ struct ChallengeCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.script("solver.sh", "echo 7.125", in: directory)
-        let command = try Self.object(
-            try await Self.solve(["--solver", "command:\(path)", "--json"]), ["result", "answer", "confidence"])
+        let solved = try await Self.solve(["--solver", "command:\(path)", "--json"])
+        #expect(solved.status == 0, "\(solved.stderr)")
+        let command = try Self.object(solved, ["result", "answer", "confidence"])
         #expect(command["answer"]?.string == "7.13")
         #expect(command["confidence"]?.double == 1)
 
