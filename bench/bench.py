@@ -3,7 +3,10 @@
 Each item measures one promise, writes its row to bench/results/ITEM.json (numbers, the target,
 met or the gap, the command that reproduces it) and `render` turns the rows into BENCHMARKS.md.
 Standard library only; the tools (hyperfine, /usr/bin/time, curl, python3-yaml, python3-requests)
-are installed by run-all. Binaries come from BENCH_BIN (the release build run-all makes).
+are installed by run-all. Binaries come from BENCH_BIN (the release build run-all makes). With
+BENCH_BASELINE_BIN and BENCH_BASELINE_REV (run-all --baseline REV), cold-start and plan-speed also
+measure that revision's binaries interleaved with the working tree's and write
+bench/results/baseline/ITEM.json, the "before vs after" table.
 
 usage: python3 bench/bench.py ITEM…     items: cold-start one-action utilisation plan-speed daemon client
        python3 bench/bench.py render
@@ -31,6 +34,10 @@ MOLTIPASS = os.path.join(BIN, "moltipass")
 SANDBOX = os.path.join(BIN, "moltbook-sandbox")
 CLIENT_BENCH = os.path.join(BIN, "moltipass-bench")
 RESULTS = os.path.join(ROOT, "bench", "results")
+# run-all --baseline REV: REV's release binaries, measured side by side with BIN's.
+BASELINE_BIN = os.environ.get("BENCH_BASELINE_BIN") or None
+BASELINE_REV = os.environ.get("BENCH_BASELINE_REV") or "baseline"
+BASELINE_RESULTS = os.path.join(RESULTS, "baseline")
 PYTHON = os.environ.get("BENCH_PYTHON", "/usr/bin/python3")
 PASSPHRASE = "benchmark passphrase, not a secret"
 # plan's fixed start: the figures do not depend on the day they are taken.
@@ -47,8 +54,7 @@ def ms(seconds):
 
 def save(item, row):
     row["item"] = item
-    with open(os.path.join(RESULTS, "current-run.json")) as handle:
-        host = json.load(handle)
+    host = current_run()
     row["measured"] = {"date": host["date"], "commit": host["commit"], "load": os.getloadavg()[0]}
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, item + ".json"), "w") as handle:
@@ -91,6 +97,36 @@ class Work:
 
     def remove(self):
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def current_run():
+    with open(os.path.join(RESULTS, "current-run.json")) as handle:
+        return json.load(handle)
+
+
+def save_comparison(item, rows, how):
+    """The before-vs-after rows of an item (run-all --baseline): each row has the benchmark, the
+    medians before and after (seconds), after/before and how many runs each side had."""
+    host = current_run()
+    os.makedirs(BASELINE_RESULTS, exist_ok=True)
+    comparison = {"item": item, "before": BASELINE_REV, "after": host["commit"], "date": host["date"],
+                  "load": os.getloadavg()[0], "rows": rows, "how": how}
+    with open(os.path.join(BASELINE_RESULTS, item + ".json"), "w") as handle:
+        json.dump(comparison, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+    for row in rows:
+        if row.get("after_s") is not None and row.get("before_s") is not None:
+            log(f"{item} before vs after: {row['benchmark']}: {shown(row['before_s'], row['unit'])} -> "
+                f"{shown(row['after_s'], row['unit'])} ({row['ratio']:.2f} ×)")
+        else:
+            log(f"{item} before vs after: {row['benchmark']}: {row.get('note', 'not measured')}")
+
+
+def compared(benchmark, before, after, unit, **extra):
+    """A before-vs-after row from the two sides' lists of seconds (medians)."""
+    before_s, after_s = statistics.median(before), statistics.median(after)
+    return dict({"benchmark": benchmark, "before_s": before_s, "after_s": after_s, "ratio": after_s / before_s,
+                 "runs": len(after), "unit": unit}, **extra)
 
 
 def hyperfine(work, commands, runs, warmup=3, ignore_failure=False, extra=()):
@@ -218,6 +254,8 @@ def cold_start():
         if after.returncode != 3:
             raise RuntimeError(f"a run became due during the benchmark: exit {after.returncode}")
         ours, theirs = results[0]["median"], results[1]["median"]
+        if BASELINE_BIN:
+            cold_start_baseline(work, recipe, once)
         ratio = ours / theirs
         met = ratio <= 0.2 and ours <= 0.030
         save("cold-start", {
@@ -234,6 +272,37 @@ def cold_start():
         })
     finally:
         work.remove()
+
+
+def cold_start_baseline(work, recipe, once):
+    """The same cold start with the baseline revision's binary, on its own state file made by its own
+    first run (an older binary need not read a newer schema): hyperfine in rounds, the two commands'
+    order swapped each round, so both medians see the same machine."""
+    state = os.path.join(work.path, "state-baseline.sqlite")
+    before = [os.path.join(BASELINE_BIN, "moltipass"), "run", recipe, "--once", "--detailed-exitcode",
+              "--state", state]
+    first = work.run(before, check=False)
+    if first.returncode != 3:
+        raise RuntimeError(f"baseline: the first run should find nothing due (exit 3): {first.returncode} "
+                           f"{first.stderr[-800:]}")
+    rounds, runs = 4, 10
+    times = {"before": [], "after": [], "before_cpu": [], "after_cpu": []}
+    for index in range(rounds):
+        order = [("after", once), ("before", before)]
+        if index % 2:
+            order.reverse()
+        results = hyperfine(work, [" ".join(command) for _, command in order], runs=runs, warmup=2,
+                            ignore_failure=True)
+        for (side, _), result in zip(order, results):
+            if any(code != 3 for code in result.get("exit_codes", [])):
+                raise RuntimeError(f"{side}: a cold-start run did not exit 3 (nothing due): {result['exit_codes']}")
+            times[side] += result["times"]
+            times[side + "_cpu"].append(result["user"] + result["system"])
+    save_comparison("cold-start", [compared(
+        "cron cold start, nothing due", times["before"], times["after"], "ms",
+        before_cpu_s=statistics.median(times["before_cpu"]), after_cpu_s=statistics.median(times["after_cpu"]))],
+        f"hyperfine -N, {rounds} rounds × {runs} runs (2 warm-ups), order swapped each round: "
+        "`moltipass run cold.yaml --once --state state.sqlite`, each revision on its own state")
 
 
 # MARK: one action due
@@ -463,8 +532,90 @@ def plan_speed():
                        f"`moltipass plan DIR/*.yaml --for 30d --from {PLAN_FROM} --json`; "
                        "BENCH_PLAN_LIMIT=seconds caps each run, default 240)",
         })
+        if BASELINE_BIN:
+            plan_speed_baseline(work, limit)
     finally:
         work.remove()
+
+
+def plan_speed_baseline(work, limit):
+    """`plan` of the 100 generated recipes with the baseline revision's binary and the working tree's,
+    interleaved (the order swapped each run), for the sizes of BENCH_BASELINE_PLAN ("HORIZON:RUNS,…",
+    horizons in days); whether the two plans are byte-identical; then the engine's floor the same way.
+    The recipes are generated `--named` (each with its `name:`), which every revision reads alike."""
+
+    def generate(name, *options):
+        path = os.path.join(work.path, name)
+        subprocess.run([PYTHON, os.path.join(ROOT, "bench", "gen-recipes.py"), path, "--named", *options], check=True)
+        return sorted(os.path.join(path, file) for file in os.listdir(path))
+
+    files, daily = generate("named"), generate("named-daily", "--daily-at-utc", "12:00")
+    sizes = []
+    for part in os.environ.get("BENCH_BASELINE_PLAN", "1d:3,7d:3,30d:1").split(","):
+        horizon, _, runs = part.strip().partition(":")
+        if not horizon.endswith("d") or not horizon[:-1].isdigit():
+            raise RuntimeError(f"BENCH_BASELINE_PLAN: {part!r} is not DAYSd:RUNS")
+        sizes.append((horizon, int(horizon[:-1]), int(runs or 1)))
+    binaries = {"before": os.path.join(BASELINE_BIN, "moltipass"), "after": MOLTIPASS}
+    rows, per_day = [], None
+    for horizon, days, runs in sizes:
+        label = f"`plan`, {len(files)} recipes × {days} day{'s' if days != 1 else ''}"
+        if per_day is not None and per_day * days > limit * 0.9:
+            rows.append({"benchmark": label, "before_s": None, "after_s": None, "runs": 0, "unit": "s",
+                         "note": f"skipped: ≈ {per_day * days:.0f} s a run expected, BENCH_PLAN_LIMIT is {limit} s"})
+            continue
+        walls, outputs, timed_out = {"before": [], "after": []}, {}, None
+        for index in range(runs):
+            order = ["after", "before"] if index % 2 == 0 else ["before", "after"]
+            for side in order:
+                arguments = [binaries[side], "plan", *files, "--for", horizon, "--from", PLAN_FROM, "--json"]
+                started = time.perf_counter()
+                try:
+                    result = subprocess.run(arguments, env=work.env, capture_output=True, timeout=limit)
+                except subprocess.TimeoutExpired:
+                    timed_out = side
+                    break
+                walls[side].append(time.perf_counter() - started)
+                if result.returncode != 0:
+                    raise RuntimeError(f"{side} ({BASELINE_REV if side == 'before' else 'working tree'}): plan "
+                                       f"failed: {result.stderr.decode(errors='replace')[-1000:]}")
+                outputs[side] = result.stdout
+            if timed_out:
+                break
+        if timed_out:
+            rows.append({"benchmark": label, "before_s": None, "after_s": None, "runs": 0, "unit": "s",
+                         "note": f"{timed_out} did not finish within BENCH_PLAN_LIMIT ({limit} s)"})
+            break
+        passes = json.loads(outputs["after"])["server"]["passes"]
+        rows.append(compared(label, walls["before"], walls["after"], "s", passes=passes,
+                             identical_output=outputs["before"] == outputs["after"]))
+        per_day = max(max(walls["before"]), max(walls["after"])) / days
+    floor = [os.path.join(BASELINE_BIN, "moltipass-bench"), CLIENT_BENCH]
+    if all(os.path.exists(path) for path in floor):
+        micro = {"before": [], "after": []}
+        for index in range(3):
+            order = [("after", floor[1]), ("before", floor[0])]
+            if index % 2:
+                order.reverse()
+            for side, binary in order:
+                result = subprocess.run([binary, "empty-passes", "20000", *daily], capture_output=True, text=True,
+                                        timeout=limit)
+                if result.returncode != 0:
+                    raise RuntimeError(f"{side}: moltipass-bench empty-passes failed: {result.stderr[-800:]}")
+                micro[side].append(json.loads(result.stdout)["microseconds_per_pass"] / 1e6)
+        rows.append(compared("the engine's floor, a pass with nothing due (`moltipass-bench empty-passes`)",
+                             micro["before"], micro["after"], "µs"))
+    else:
+        rows.append({"benchmark": "the engine's floor (`moltipass-bench empty-passes`)", "before_s": None,
+                     "after_s": None, "runs": 0, "unit": "µs", "note": "a revision has no moltipass-bench"})
+    save_comparison("plan-speed", rows,
+                    f"`moltipass plan DIR/*.yaml --for HORIZON --from {PLAN_FROM} --json` of "
+                    "`bench/gen-recipes.py DIR --named` (the working tree's generator; `name:` in each recipe, "
+                    "which revisions before a796dc1 need for two recipes of one agent), the two revisions "
+                    "interleaved, "
+                    f"sizes {os.environ.get('BENCH_BASELINE_PLAN', '1d:3,7d:3,30d:1')} (HORIZON:RUNS); "
+                    "identical = the two plans' JSON byte for byte; the floor: 3 interleaved runs of "
+                    "`moltipass-bench empty-passes 20000` (each the median of 5 rounds)")
 
 
 # MARK: daemon RSS and wakeups
@@ -692,10 +843,64 @@ def render():
         if (when.get("date"), when.get("commit")) != (host["date"], host["commit"]):
             verdict += f" (re-measured {when.get('date')} at `{when.get('commit')}`, load {when.get('load', 0):.1f})"
         lines.append(f"| {row['title']} | {row['target']} | {row['result']} | {verdict} | {row['command']} |")
+    lines += before_and_after(order)
     lines += ["", notes, ""] if notes else [""]
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as handle:
         handle.write("\n".join(lines))
     log("wrote BENCHMARKS.md")
+
+
+def shown(seconds, unit):
+    if unit == "ms":
+        return f"{seconds * 1000:.1f} ms"
+    if unit == "µs":
+        return f"{seconds * 1e6:.1f} µs"
+    return f"{seconds:.2f} s"
+
+
+def before_and_after(order):
+    """The "before vs after" tables from bench/results/baseline/ (run-all --baseline REV): one per pair of
+    revisions and date, a row per comparison."""
+    if not os.path.isdir(BASELINE_RESULTS):
+        return []
+    comparisons = []
+    for name in os.listdir(BASELINE_RESULTS):
+        if name.endswith(".json"):
+            with open(os.path.join(BASELINE_RESULTS, name)) as handle:
+                comparisons.append(json.load(handle))
+    if not comparisons:
+        return []
+    comparisons.sort(key=lambda c: order.index(c["item"]) if c["item"] in order else len(order))
+    lines = ["", "## Before vs after", "",
+             "Measured by `bench/run-all --baseline REV`: the baseline revision's release binaries, built from "
+             "`git archive REV`, run interleaved with the working tree's on the same inputs in one run. Medians; "
+             "after/before below 1 is faster."]
+    groups = {}
+    for comparison in comparisons:
+        groups.setdefault((comparison["before"], comparison["after"], comparison["date"]), []).append(comparison)
+    for (before, after, date), group in groups.items():
+        loads = sorted({f"{c['load']:.1f}" for c in group}, key=float)
+        lines += ["", f"{date}; load average {' to '.join([loads[0], loads[-1]][:len(loads)])} after the comparisons:",
+                  "",
+                  f"| benchmark | before (`{before}`) | after (`{after}`) | after/before | how |",
+                  "|---|---|---|---|---|"]
+        for comparison in group:
+            for row in comparison["rows"]:
+                if row.get("before_s") is None or row.get("after_s") is None:
+                    lines.append(f"| {row['benchmark']} | – | – | – | {row.get('note', '')} |")
+                    continue
+                how = f"{row['runs']} run{'s' if row['runs'] != 1 else ''} each"
+                if "identical_output" in row:
+                    how += "; plans byte-identical" if row["identical_output"] else "; **plans differ**"
+                if "before_cpu_s" in row:
+                    how += (f"; CPU (user + system, mean per round) {shown(row['before_cpu_s'], row['unit'])} → "
+                            f"{shown(row['after_cpu_s'], row['unit'])}")
+                if "passes" in row:
+                    how += f"; {row['passes']:,} passes"
+                lines.append(f"| {row['benchmark']} | {shown(row['before_s'], row['unit'])} | "
+                             f"{shown(row['after_s'], row['unit'])} | {row['ratio']:.2f} | {how} |")
+        lines += [""] + [f"- {comparison['item']}: {comparison['how']}" for comparison in group]
+    return lines
 
 
 def record_machine(command):
@@ -723,7 +928,7 @@ def record_seconds(seconds):
     with open(path, "w") as handle:
         json.dump(host, handle, indent=2, sort_keys=True)
         handle.write("\n")
-    if host["command"] == "bench/run-all":
+    if host["command"].startswith("bench/run-all") and "--only" not in host["command"]:
         shutil.copyfile(path, os.path.join(RESULTS, "machine.json"))
 
 
