@@ -4,62 +4,6 @@ import Scheduling
 import Storage
 
 extension AccountPass {
-    /// Sends the account's pending journal entries that are due, through the limiter.
-    func drain(into report: inout RunReport) async {
-        let agent = agent
-        let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
-        for entry in entries {
-            journalContext[entry.key] = (recipes.displayName(entry.recipe, job: entry.job), entry.job)
-        }
-        // An open challenge blocks every other write of the account until it is answered.
-        switch await settleChallenges(into: &report) {
-        case .clear:
-            break
-        case .waiting(let until, let reason):
-            await reportPending(into: &report, reason: "verification challenge outstanding: \(reason)", until: until)
-            if let until { report.due(at: until) }
-            return
-        case .paused(let until):
-            await reportPending(
-                into: &report, reason: "account paused after a failed challenge",
-                until: until == .distantFuture ? nil : until)
-            return
-        }
-        for entry in entries {
-            if authBroken != nil || clientError != nil { break }
-            let write: PlannedWrite
-            switch machine.step(for: entry) {
-            case .behind(let until):
-                report.items.append(item(entry, entry.action, .deferred, "behind an earlier deferred write", until))
-                continue
-            case .unreadable:
-                _ = try? await store.markFailed(
-                    key: entry.key, reason: "journal payload unreadable", retryAt: nil, at: now)
-                report.items.append(item(entry, "?", .failed, "journal payload unreadable"))
-                continue
-            case .waiting(let waiting, let until, let reason):
-                report.items.append(item(entry, waiting.summary, .deferred, reason, until))
-                report.due(at: until)
-                continue
-            case .readBack(let sent):
-                write = sent
-            case .send(let planned):
-                write = planned
-            }
-            let itemsBefore = report.items.count
-            let stop = await attempt(entry, write, into: &report)
-            if entry.state == .intent || entry.state == .failed, report.items.count == itemsBefore + 1,
-                let last = report.items.last, last.outcome == .deferred, let until = last.until
-            {
-                // Deferred on a path of its own (a server check waiting for the read budget):
-                // the later writes of its class wait behind it too.
-                machine.deferred(write.limitClass, until: until)
-            }
-            await saveLimiter()
-            if stop { break }
-        }
-    }
-
     /// Lists pending entries as deferred (the account is paused).
     func reportPending(into report: inout RunReport, reason: String, until: Date?) async {
         let agent = agent
@@ -90,7 +34,7 @@ extension AccountPass {
         case .settled: return false
         case .stop: return true
         }
-        switch machine.admit(write) {
+        switch machine.drain.admit(write) {
         case .deferred(let until, let because):
             _ = try? await store.markFailed(key: entry.key, reason: "deferred by \(because)", retryAt: until, at: now)
             report.items.append(item(entry, write.summary, .deferred, because, until))
@@ -119,7 +63,7 @@ extension AccountPass {
             storedLimiter = limiterState
             remember(limiter, as: limiterState)
         } catch {
-            machine.withdraw(write)
+            machine.drain.withdraw(write)
             report.transientFailures += 1
             return true
         }
@@ -154,7 +98,7 @@ extension AccountPass {
         do {
             let verdict = try await Reconciler.reconcile(
                 write, agent: identity, intentAt: entry.sentAt ?? entry.createdAt, client: client)
-            switch machine.handle(
+            switch machine.drain.handle(
                 verdict: verdict, for: write, attempts: entry.attempts, sentAt: entry.sentAt ?? entry.updatedAt)
             {
             case .applied(let remoteID):
@@ -181,7 +125,7 @@ extension AccountPass {
     func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
         async -> Bool
     {
-        let decision = machine.handle(outcome, for: write)
+        let decision = machine.drain.handle(outcome, for: write)
         for (limitClass, spacing) in decision.learned {
             logger.warning(
                 "server stricter than the limit profile; spacing learned",

@@ -37,49 +37,6 @@ extension AccountPass {
         TimeInterval(recipes.map(\.duplicateWindow).reduce(DuplicateSettings.defaultWindow, max))
     }
 
-    /// `writes` without the posts and comments that repeat content the agent sent or planned.
-    func withoutDuplicates(
-        _ writes: [StepExpander.Expanded], recipe: Recipe, job: Job, queue: ContentQueue?, taken: inout Set<String>,
-        planned: inout [String: ContentSighting], into report: inout RunReport
-    ) async -> [StepExpander.Expanded] {
-        var kept: [StepExpander.Expanded] = []
-        for expanded in writes {
-            guard let print = ContentFingerprint(expanded.write) else {
-                kept.append(expanded)
-                continue
-            }
-            // Sent within this recipe's window, or still waiting to be sent (whatever its age).
-            let earliest = now.addingTimeInterval(-TimeInterval(recipe.duplicateWindow))
-            let seen = await contentSightings()
-            let exact = [planned[print.exact], seen[print.exact]].compactMap { $0 }
-                .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
-            let near =
-                exact == nil
-                ? Self.nearDuplicate(of: print, among: planned, seen, except: expanded.key, since: earliest) : nil
-            guard let earlier = exact ?? near?.sighting else {
-                planned[print.exact] = ContentSighting(
-                    kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
-                    excerpt: Self.excerpt(expanded.write), sent: false, sketch: print.sketch)
-                kept.append(expanded)
-                continue
-            }
-            if let index = expanded.queueIndex, let queue { taken.insert(QueueLedger.fingerprint(queue.items[index])) }
-            let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
-            report.items.append(
-                item(
-                    recipe, job, expanded.write.summary, .skipped,
-                    (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
-                        ?? "duplicate content: the same text as the ")
-                        + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
-                        + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
-                        + "); not sent: Moltbook suspends agents for repeated content"))
-            logger.warning(
-                "duplicate content not sent",
-                metadata: ["agent": "\(agent)", "action": "\(expanded.write.summary)", "earlier": "\(when)"])
-        }
-        return kept
-    }
-
     /// What the guard compares against: the content ledger within the window and the journal's
     /// posts and comments not yet sent. Read once per pass; the ledger's part is kept in the
     /// runner between passes and only the records since the last pass are read

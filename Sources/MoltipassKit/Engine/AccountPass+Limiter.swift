@@ -21,7 +21,12 @@ extension AccountPass {
                 try reader.limiterState(account: agent, key: "account")
             )
         }
-        if let data = stored?.0 {
+        applyStored(limiter: stored?.0, account: stored?.1)
+    }
+
+    /// Takes the stored limiter (decoded once and kept between passes) and account info.
+    func applyStored(limiter data: Data?, account: Data?) {
+        if let data {
             let agent = agent
             if let known = runner.decodedLimiters.withLock({ $0[agent] }), known.bytes == data {
                 limiter = known.limiter
@@ -32,7 +37,7 @@ extension AccountPass {
                 remember(decoded, as: data)
             }
         }
-        if let data = stored?.1, let info = AccountInfo(stored: data) {
+        if let data = account, let info = AccountInfo(stored: data) {
             createdAt = info.createdAt
             serverName = info.name
             serverID = info.id

@@ -4,84 +4,9 @@ import Recipes
 import Scheduling
 import Storage
 
-/// What planning reads and keeps per pass: the steps' selections (through the limiter), the
-/// `max_per_day` counts, the queue ledger and the dedup facts; report lines of a job.
+/// What the driver reads for planning: the steps' selections (through the limiter); the dedup
+/// facts a done write leaves; the `max_per_day` counts and the targets already acted on.
 extension AccountPass {
-    /// Whether the step picks its targets with a selector (so finding none is worth a line).
-    static func selects(_ step: Step) -> Bool {
-        switch step.action {
-        case .comment(let action): if case .selected = action.target { return true }
-        case .vote(let action): if case .selected = action.target { return true }
-        case .post, .follow, .unfollow, .subscribe, .unsubscribe: break
-        }
-        return false
-    }
-
-    /// The report line for a selection read that failed, and whether trying the occurrence
-    /// again next pass can help (a deferred read, a transient failure) or not (a refusal).
-    func selectionFailure(_ error: any Error) -> (
-        (Recipe, Job) -> RunReport.Item, retry: Bool
-    ) {
-        if let deferred = error as? ReadDeferred {
-            return ({ self.item($0, $1, "select targets", .deferred, deferred.reason, deferred.until) }, true)
-        }
-        if let error = error as? APIError,
-            [.notFound, .methodNotAllowed, .badRequest, .forbidden, .invalidRequest].contains(error.code)
-        {
-            let reason = "selection refused by the server: \(error.message); skipped for this occurrence"
-            return ({ self.item($0, $1, "select targets", .failed, reason) }, false)
-        }
-        return ({ self.item($0, $1, "select targets", .deferred, "selection failed: \(error); tried again") }, true)
-    }
-
-    /// The step's `max_per_day`, if any.
-    static func maxPerDay(_ step: Step) -> Int? {
-        switch step.action {
-        case .post(let action): action.maxPerDay
-        case .comment(let action): action.maxPerDay
-        case .vote(let action): action.maxPerDay
-        case .follow, .unfollow, .subscribe, .unsubscribe: nil
-        }
-    }
-
-    /// The `max_per_day` counts: read once per pass, then the copy this pass keeps current.
-    func loadDailyCounts() async -> DailyCounts {
-        if let dailyCounts { return dailyCounts }
-        let agent = agent
-        let data = try? await store.read { try $0.limiterState(account: agent, key: DailyCounts.stateKey) }
-        let loaded = data.flatMap { $0 }.flatMap(DailyCounts.init(stored:)) ?? DailyCounts()
-        dailyCounts = loaded
-        return loaded
-    }
-
-    /// The step's content queue, if it posts from one.
-    static func queue(of step: Step) -> ContentQueue? {
-        if case .post(let action) = step.action, case .queue(let queue) = action.body { return queue }
-        return nil
-    }
-
-    /// The queue ledger: read once per pass, then the copy this pass keeps current. The first
-    /// time `queue` of `recipe` is planned, an index-based position of older state is carried
-    /// over into it (the migration is stored with the next commit that takes an item).
-    func loadQueueLedger(recipe: Recipe, queue: ContentQueue) async -> QueueLedger {
-        // Index positions were stored under the recipe's name as it was then (the file's name
-        // when no `name:` was written).
-        let (agent, recipe) = (agent, recipe.name)
-        var ledger: QueueLedger
-        if let queueLedger {
-            ledger = queueLedger
-        } else {
-            let data = try? await store.read { try $0.limiterState(account: agent, key: QueueLedger.stateKey) }
-            ledger = data.flatMap { $0 }.flatMap(QueueLedger.init(stored:)) ?? QueueLedger()
-        }
-        if !ledger.hasMigrated(recipe: recipe, queue: queue.path.value) {
-            let old = try? await store.read { try $0.queuePosition(recipe: recipe, queue: queue.path.value) }
-            ledger.migrate(recipe: recipe, queue: queue, next: old.flatMap { $0 }?.next ?? 0)
-        }
-        queueLedger = ledger
-        return ledger
-    }
-
     /// Reads the posts a selector names, through the limiter.
     func fetch(_ selector: Selector) async throws -> [Post] {
         guard let client = await requireClient() else {
@@ -129,35 +54,6 @@ extension AccountPass {
         return response.value.items
     }
 
-    /// The targets already acted on, per kind: the store's dedup facts, and the journal's
-    /// entries for the writes that must never be planned twice.
-    ///
-    /// A vote or comment already journaled for a target — pending, in flight, uncertain, or
-    /// done with its fact lost to a crash — counts as done: planning it again for the next
-    /// occurrence would send a second vote (toggling the first off) or a second comment. Found
-    /// by the SIGKILL test (votes_removed > 0).
-    ///
-    /// The sets are kept as the store returns them, never merged: after a month an account has
-    /// thousands of targets, and a pass only asks about the few posts a selector fetched.
-    func loadFacts() async -> DoneTargets {
-        let agent = agent
-        let facts = try? await store.read { reader -> DoneTargets in
-            var result = DoneTargets()
-            for kind in PlannedWrite.Kind.allCases {
-                guard let (dedupKind, value) = Self.fact(for: kind) else { continue }
-                result.add(kind, try reader.dedupTargets(account: agent, kind: dedupKind, value: value))
-            }
-            let journaled = try reader.journalTargets(
-                account: agent, actions: Set(DoneTargets.journaledOnce.map(\.rawValue)))
-            for (action, targets) in journaled {
-                guard let kind = PlannedWrite.Kind(rawValue: action) else { continue }
-                result.add(kind, targets)
-            }
-            return result
-        }
-        return facts ?? DoneTargets()
-    }
-
     /// The dedup fact a done write leaves: kind and value (nil value: any).
     static func fact(for kind: PlannedWrite.Kind) -> (DedupKind, String?)? {
         switch kind {
@@ -171,15 +67,6 @@ extension AccountPass {
         case .subscribe: (.subscribe, "yes")
         case .unsubscribe: (.subscribe, "no")
         }
-    }
-
-    func item(
-        _ recipe: Recipe, _ job: Job, _ action: String, _ outcome: RunReport.Item.Outcome, _ reason: String? = nil,
-        _ until: Date? = nil
-    ) -> RunReport.Item {
-        RunReport.Item(
-            agent: agent, recipe: recipe.name, job: job.id.value, action: action, outcome: outcome, reason: reason,
-            until: until)
     }
 }
 

@@ -10,8 +10,8 @@ final class AccountPass {
     let runner: Runner
     let agent: String
     let now: Date
-    /// The drain's decisions, with the account's limiter (`DrainMachine`).
-    var machine: DrainMachine
+    /// The account's decisions (`AccountMachine`); this class is its driver.
+    var machine: AccountMachine
     /// The account's limiter: the machine's (modified in place, not copied: `_modify`).
     var limiter: Limiter {
         get { machine.limiter }
@@ -45,14 +45,8 @@ final class AccountPass {
     /// The limiter and account info as last read or written: unchanged ones are not written again.
     var storedLimiter: Data?
     var storedInfo: AccountInfo?
-    /// The `max_per_day` counts, read on first use in the pass and kept current.
-    var dailyCounts: DailyCounts?
-    /// The content-queue items taken, read on first use in the pass and kept current.
-    var queueLedger: QueueLedger?
-    /// Whether this pass took queue items (the ledger is then stored with the planned writes).
-    var queueLedgerChanged = false
     /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
-    /// fingerprint: read on first use in the pass and kept current.
+    /// fingerprint: read on first use in the pass (the machine keeps its own copy current).
     var contentSeen: [String: ContentSighting]?
 
     var store: any StateStore { runner.store }
@@ -63,7 +57,12 @@ final class AccountPass {
         self.runner = runner
         self.agent = agent
         self.now = now
-        self.machine = DrainMachine(limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), now: now)
+        let recipes = runner.recipes.filter { $0.agent.value == agent }
+        self.machine = AccountMachine(
+            agent: agent, recipes: recipes, configuration: runner.configuration,
+            snapshot: AccountMachine.Snapshot(
+                limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), identity: AgentIdentity(name: agent)),
+            now: now)
     }
 
     /// Takes the account's lease (or a dead holder's over); false, with the report saying so,
@@ -96,8 +95,15 @@ final class AccountPass {
 
     func run(into report: inout RunReport) async {
         guard await takeLease(into: &report) else { return }
-        await loadLimiter()
-        var allPauses = (try? await store.read { [agent] in try $0.pauses(account: agent) }) ?? []
+        guard let stored = await readSnapshot() else {
+            report.transientFailures += 1
+            if runner.configuration.releaseLeases {
+                _ = try? await store.releaseLease(account: agent, holder: runner.configuration.holder)
+            }
+            return
+        }
+        applyStored(limiter: stored.limiter, account: stored.account)
+        var allPauses = stored.pauses
         if let refused = allPauses.first(where: { $0.kind == .keyRefused && $0.isActive(at: now) }),
             await keyReplaced(since: refused)
         {
@@ -117,13 +123,11 @@ final class AccountPass {
             // The daemon wakes when the pause ends (the auth breaker's trial, the end of a suspension).
             if until < .distantFuture { report.due(at: until) }
         }
-        await dropStaleWrites(into: &report)
-        await plan(into: &report)
-        if pauses.isEmpty {
-            await drain(into: &report)
-        } else {
-            await reportPending(into: &report, reason: "account paused: \(pauses[0].reason)", until: pauses[0].until)
-        }
+        var snapshot = snapshot(from: stored)
+        snapshot.paused = pauses.first.map { ($0.reason, $0.until) }
+        machine = AccountMachine(
+            agent: agent, recipes: recipes, configuration: runner.configuration, snapshot: snapshot, now: now)
+        await drive(machine.tick(now: now), into: &report)
         await endPass()
         if let pausedUntil {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])

@@ -79,54 +79,60 @@ public enum PendingWrites {
     }
 }
 
-extension AccountPass {
-    /// Before planning: drops the agent's waiting writes that expired, or whose recipe or job is
-    /// not among the recipes given (removed or renamed away), with a report line each. Before
-    /// planning, so an occurrence is not skipped for waiting behind a write about to expire.
-    func dropStaleWrites(into report: inout RunReport) async {
-        let agent = agent
-        guard let entries = try? await store.read({ try $0.pendingJournalEntries(account: agent) }) else { return }
-        var drops: [(entry: JournalEntry, reason: String)] = []
-        let known = (runner.configuration.knownRecipes ?? runner.recipes).filter { $0.agent.value == agent }
-        for entry in entries where PendingWrites.isDroppable(entry) {
+extension PendingWrites {
+    /// The waiting writes of `pending` to withdraw at `now`: expired ones, and those whose recipe
+    /// or job is not among `known` (removed or renamed away), each with its report reason.
+    /// Decided before planning, so an occurrence is not skipped for waiting behind a write about
+    /// to expire.
+    static func stale(_ pending: [JournalEntry], known: [Recipe], now: Date) -> [AccountMachine.StaleWrite] {
+        var drops: [AccountMachine.StaleWrite] = []
+        for entry in pending where isDroppable(entry) {
             guard let recipe = known.first(where: { $0.stateNames.contains(entry.recipe) }),
                 let job = recipe.jobs.first(where: { $0.id.value == entry.job })
             else {
                 drops.append(
-                    (entry, "orphaned: job \(entry.recipe)/\(entry.job) is in none of the recipes given; not sent"))
+                    .init(
+                        entry: entry,
+                        reason: "orphaned: job \(entry.recipe)/\(entry.job) is in none of the recipes given; not sent"))
                 continue
             }
-            let expiry = PendingWrites.expiry(of: entry.occurrence, job: job, seed: recipe.seed)
+            let expiry = expiry(of: entry.occurrence, job: job, seed: recipe.seed)
             if now >= expiry {
                 drops.append(
-                    (
-                        entry,
-                        "expired \(MoltbookDateText.iso(expiry)) ("
+                    .init(
+                        entry: entry,
+                        reason: "expired \(MoltbookDateText.iso(expiry)) ("
                             + (job.expireAfter.map { "expire_after \(DurationText.format($0))" }
                                 ?? "the job's next occurrence")
                             + "); not sent"
-                            + (entry.lastError.map { "; it waited: \($0)" } ?? "")
-                    ))
+                            + (entry.lastError.map { "; it waited: \($0)" } ?? "")))
             }
         }
-        guard !drops.isEmpty else { return }
-        let (now, dropping) = (now, drops)
+        return drops
+    }
+}
+
+extension AccountPass {
+    /// Withdraws the stale writes the machine found, with a report line each; false when the
+    /// store failed (nothing withdrawn).
+    func drop(_ stale: [AccountMachine.StaleWrite], into report: inout RunReport) async -> Bool {
+        let (agent, now, keys) = (agent, now, stale.map(\.entry.key))
         do {
             try await store.transaction { transaction in
-                try PendingWrites.drop(
-                    dropping.map(\.entry.key), account: agent, how: .withdraw, at: now, in: transaction)
+                try PendingWrites.drop(keys, account: agent, how: .withdraw, at: now, in: transaction)
             }
         } catch {
             logger.error("could not drop stale writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
-            return
+            return false
         }
-        for (entry, reason) in drops {
-            let action = entry.payload.flatMap(PlannedWrite.init(payload:))?.summary ?? entry.action
-            report.items.append(item(entry, action, .skipped, reason))
+        for drop in stale {
+            let action = drop.entry.payload.flatMap(PlannedWrite.init(payload:))?.summary ?? drop.entry.action
+            report.items.append(item(drop.entry, action, .skipped, drop.reason))
             // Expiry is the ordinary end of a write a faster schedule superseded; an orphan is news.
             logger.log(
-                level: reason.hasPrefix("orphaned") ? .warning : .info, "pending write dropped",
-                metadata: ["agent": "\(agent)", "action": "\(action)", "why": "\(reason)"])
+                level: drop.reason.hasPrefix("orphaned") ? .warning : .info, "pending write dropped",
+                metadata: ["agent": "\(agent)", "action": "\(action)", "why": "\(drop.reason)"])
         }
+        return true
     }
 }

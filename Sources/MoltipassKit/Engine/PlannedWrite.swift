@@ -213,3 +213,13 @@ extension PlannedWrite.Kind {
         }
     }
 }
+
+extension PlannedWrite.Kind {
+    /// A post or comment: text the duplicate guard fingerprints.
+    public var carriesText: Bool {
+        switch self {
+        case .post, .comment: true
+        case .upvotePost, .downvotePost, .upvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        }
+    }
+}

@@ -2,8 +2,8 @@ import Foundation
 import MoltbookAPI
 import Recipes
 
-/// Turns one step of one occurrence into concrete writes. Selectors read through the client
-/// (reads are safe to repeat); everything else is pure.
+/// Turns one step of one occurrence into concrete writes. Pure: a selector's posts are read by
+/// the driver before (`AccountMachine.Action.fetch`) and handed in.
 public struct StepExpander: Sendable {
     /// A write with its identity.
     public struct Expanded: Sendable, Equatable {
@@ -58,14 +58,15 @@ public struct StepExpander: Sendable {
     ///
     /// - Parameters:
     ///   - queuePosition: the next unposted item of the step's content queue.
-    ///   - fetch: reads the posts a selector names (through the client and the limiter).
+    ///   - selection: the posts the step's selector found (read by the driver); ignored by steps
+    ///     that name their targets.
     ///   - alreadyDone: whether this step must not act on a target again with a kind of write
     ///     (dedup facts).
     ///   - identity: who the agent is on the server (`not_mine`); the recipe's agent name by default.
     public func expand(
         step index: Int, queuePosition: Int, now: Date, identity: AgentIdentity? = nil,
-        fetch: (Selector) async throws -> [Post], alreadyDone: (PlannedWrite.Kind, String) -> Bool
-    ) async throws -> Outcome {
+        selection: [Post] = [], alreadyDone: (PlannedWrite.Kind, String) -> Bool
+    ) -> Outcome {
         let identity = identity ?? AgentIdentity(name: recipe.agent.value)
         let step = job.steps[index]
         switch step.action {
@@ -96,7 +97,7 @@ public struct StepExpander: Sendable {
                     parentID: replyTo?.value)
                 return .writes([expanded(write, step: index)])
             case .selected(let selector):
-                let fetched = try await fetch(selector)
+                let fetched = selection
                 let posts = TargetFilter.select(
                     fetched, selector: selector, identity: identity, now: now,
                     excluded: Self.done(.comment, among: fetched, alreadyDone))
@@ -122,7 +123,7 @@ public struct StepExpander: Sendable {
                         ? [] : [expanded(PlannedWrite(kind: .upvoteComment, target: id.value), step: index)])
             case .selected(let selector):
                 kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
-                let fetched = try await fetch(selector)
+                let fetched = selection
                 let posts = TargetFilter.select(
                     fetched, selector: selector, identity: identity, now: now,
                     excluded: Self.done(kind, among: fetched, alreadyDone))

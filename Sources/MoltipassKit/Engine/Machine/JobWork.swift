@@ -1,0 +1,71 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+import Storage
+
+/// One job being planned: its due occurrences, where the loop stands in them, and what it has
+/// planned so far.
+struct JobWork {
+    /// Where the current step stands.
+    enum Stage {
+        case start
+        /// Skipping queue items the duplicate guard refuses, from `position`.
+        case scanning(position: Int)
+        /// Reading the selection (after the client, when the identity is unknown).
+        case selecting(position: Int)
+        /// Expanding with the selection read.
+        case expanding(position: Int, selection: [Post])
+    }
+
+    /// Where the loop stands in the job: its occurrence and step, the step's stage, and the
+    /// answers the step got.
+    struct Position {
+        var occurrence = 0
+        var step = 0
+        var stage = Stage.start
+        var clientAsked = false
+        var selection: Result<[Post], any Error>?
+    }
+
+    /// What the job has planned so far.
+    struct Planned {
+        var dailyCounts: DailyCounts
+        var intents: [JournalIntent] = []
+        var positions: [String: QueuePosition] = [:]
+        /// Queue items this job takes (their fingerprints), added to the ledger when it commits.
+        var taken: Set<String> = []
+        /// Content this job plans (fingerprint → sighting), for the duplicate guard.
+        var content: [String: ContentSighting] = [:]
+        /// A selection that may work on a later pass failed; matters only if nothing was planned.
+        var retryWanted = false
+    }
+
+    let recipe: Recipe
+    let job: Job
+    let result: OccurrencePlanner.Result
+    let due: [OccurrencePlanner.Occurrence]
+    var at = Position()
+    var planned: Planned
+
+    init(
+        recipe: Recipe, job: Job, result: OccurrencePlanner.Result, due: [OccurrencePlanner.Occurrence],
+        dailyCounts: DailyCounts
+    ) {
+        self.recipe = recipe
+        self.job = job
+        self.result = result
+        self.due = due
+        planned = Planned(dailyCounts: dailyCounts)
+    }
+
+    var isDone: Bool { at.occurrence >= due.count || job.steps.isEmpty }
+
+    mutating func nextStep() {
+        at.stage = .start
+        at.step += 1
+        if at.step >= job.steps.count {
+            at.step = 0
+            at.occurrence += 1
+        }
+    }
+}

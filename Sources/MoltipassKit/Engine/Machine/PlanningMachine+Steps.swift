@@ -1,0 +1,105 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+
+/// What planning asks of a step, and the duplicate guard's check of what it expanded to.
+extension PlanningMachine {
+    /// Whether the step picks its targets with a selector (so finding none is worth a line).
+    static func selects(_ step: Step) -> Bool { selector(of: step) != nil }
+
+    /// The step's selector, if it picks its targets with one.
+    static func selector(of step: Step) -> Selector? {
+        switch step.action {
+        case .comment(let action): if case .selected(let selector) = action.target { return selector }
+        case .vote(let action): if case .selected(let selector) = action.target { return selector }
+        case .post, .follow, .unfollow, .subscribe, .unsubscribe: break
+        }
+        return nil
+    }
+
+    /// The step's `max_per_day`, if any.
+    static func maxPerDay(_ step: Step) -> Int? {
+        switch step.action {
+        case .post(let action): action.maxPerDay
+        case .comment(let action): action.maxPerDay
+        case .vote(let action): action.maxPerDay
+        case .follow, .unfollow, .subscribe, .unsubscribe: nil
+        }
+    }
+
+    /// The step's content queue, if it posts from one.
+    static func queue(of step: Step) -> ContentQueue? {
+        if case .post(let action) = step.action, case .queue(let queue) = action.body { return queue }
+        return nil
+    }
+
+    /// A selection read that failed: the report line, and whether trying the occurrence again
+    /// next pass can help (a deferred read, a transient failure) or not (a refusal).
+    struct SelectionFailure: Equatable {
+        var outcome: RunReport.Item.Outcome
+        var reason: String
+        var until: Date?
+        var retry: Bool
+    }
+
+    static func selectionFailure(_ error: any Error) -> SelectionFailure {
+        if let deferred = error as? ReadDeferred {
+            return SelectionFailure(outcome: .deferred, reason: deferred.reason, until: deferred.until, retry: true)
+        }
+        if let error = error as? APIError,
+            [.notFound, .methodNotAllowed, .badRequest, .forbidden, .invalidRequest].contains(error.code)
+        {
+            let reason = "selection refused by the server: \(error.message); skipped for this occurrence"
+            return SelectionFailure(outcome: .failed, reason: reason, retry: false)
+        }
+        return SelectionFailure(outcome: .deferred, reason: "selection failed: \(error); tried again", retry: true)
+    }
+
+    /// `writes` without the posts and comments that repeat content the agent sent or planned
+    /// (the duplicate guard, `AccountPass+Duplicates`). Needs `known.contentSeen`.
+    mutating func withoutDuplicates(
+        _ writes: [StepExpander.Expanded], in work: inout JobWork, queue: ContentQueue?,
+        into actions: inout [Action]
+    ) -> [StepExpander.Expanded] {
+        let seen = known.contentSeen ?? [:]
+        // Sent within this recipe's window, or still waiting to be sent (whatever its age).
+        let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))
+        var kept: [StepExpander.Expanded] = []
+        for expanded in writes {
+            guard let print = ContentFingerprint(expanded.write) else {
+                kept.append(expanded)
+                continue
+            }
+            let exact = [work.planned.content[print.exact], seen[print.exact]].compactMap { $0 }
+                .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
+            let near =
+                exact == nil
+                ? AccountPass.nearDuplicate(
+                    of: print, among: work.planned.content, seen, except: expanded.key, since: earliest) : nil
+            guard let earlier = exact ?? near?.sighting else {
+                work.planned.content[print.exact] = ContentSighting(
+                    kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
+                    excerpt: AccountPass.excerpt(expanded.write), sent: false, sketch: print.sketch)
+                kept.append(expanded)
+                continue
+            }
+            if let index = expanded.queueIndex, let queue {
+                work.planned.taken.insert(QueueLedger.fingerprint(queue.items[index]))
+            }
+            let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
+            actions.append(
+                .line(
+                    line(
+                        work.recipe, work.job, expanded.write.summary, .skipped,
+                        (near.map {
+                            "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the "
+                        }
+                            ?? "duplicate content: the same text as the ")
+                            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
+                            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
+                            + "); not sent: Moltbook suspends agents for repeated content")))
+            actions.append(.duplicateSkipped(action: expanded.write.summary, earlier: when))
+        }
+        return kept
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+import Storage
+
+/// The planning half of an account's pass, apart from its effects (issue 20): which occurrences
+/// of each job are due, what their steps expand to, which of those the duplicate guard, the
+/// dedup facts and `max_per_day` let through, and what one transaction records.
+///
+/// It is resumable: `advance()` runs until it needs something only the driver can get (the
+/// client and the agent's identity, a selection's posts, the duplicate guard's ledger) and
+/// returns that request as the last action; the driver answers with `resume(_:)`. Between the
+/// two nothing moves, so the requests leave in the order the loop asks for them, exactly as a
+/// loop that awaited each one would send them. No store, client, clock or logger inside: the
+/// snapshot it starts from and the answers it gets are its whole world.
+struct PlanningMachine {
+    typealias Action = AccountMachine.Action
+
+    /// One job to plan, with what the snapshot knows of it.
+    struct JobInput: Sendable {
+        var recipe: Recipe
+        var job: Job
+        var cursor: Date?
+        /// The job has writes of an earlier occurrence still waiting in the journal.
+        var earlierStillWaiting: Bool
+    }
+
+    /// What planning one job records: its intents, queue positions and new cursor.
+    struct JobCommit: Sendable, Equatable {
+        var recipe: String
+        var job: String
+        var intents: [JournalIntent]
+        var positions: [String: QueuePosition]
+        var cursor: Date
+    }
+
+    /// What one planning transaction records: every job's commit, and the `max_per_day` counts
+    /// and queue ledger when they changed.
+    struct Journal: Sendable, Equatable {
+        var commits: [JobCommit]
+        var dailyCounts: Data?
+        var queueLedger: Data?
+    }
+
+    let agent: String
+    let now: Date
+    let environment: [String: String]
+    let maxGap: TimeInterval
+    /// The longest duplicate window of the agent's recipes (the ledger is read that far back).
+    let jobs: [JobInput]
+    /// What the machine knows of the agent: who it is, what it acted on and published.
+    struct Known {
+        var identity: AgentIdentity
+        var identityKnown: Bool
+        var facts: DoneTargets
+        /// The duplicate guard's sightings, once the driver has read them (`loadContentLedger`).
+        var contentSeen: [String: ContentSighting]?
+    }
+
+    /// The pass's running counts: `max_per_day` and the queue items taken.
+    struct Counts {
+        var daily: DailyCounts
+        var queueLedger: QueueLedger
+        var queueLedgerChanged = false
+    }
+
+    var known: Known
+    var counts: Counts
+    /// Index-based queue positions of older state, by `recipe name|queue path` (migrated on first use).
+    let legacyQueuePositions: [String: Int]
+    private var progress = Progress()
+
+    /// Where the loop stands: the job, its occurrence and step, and the step's stage.
+    private struct Progress {
+        var jobIndex = 0
+        var work: JobWork?
+        var commits: [JobCommit] = []
+        var finished = false
+    }
+
+    init(
+        agent: String, now: Date, jobs: [JobInput], environment: [String: String], maxGap: TimeInterval,
+        snapshot: AccountMachine.Snapshot
+    ) {
+        self.agent = agent
+        self.now = now
+        self.jobs = jobs
+        self.environment = environment
+        self.maxGap = maxGap
+        known = Known(identity: snapshot.identity, identityKnown: snapshot.identityKnown, facts: snapshot.facts)
+        counts = Counts(daily: snapshot.dailyCounts, queueLedger: snapshot.queueLedger)
+        legacyQueuePositions = snapshot.legacyQueuePositions
+    }
+
+    /// What the driver answers.
+    enum Answer {
+        /// The client was made (or could not be) and the identity read when unknown.
+        case clientPrepared(identity: AgentIdentity, known: Bool)
+        /// A selection's posts, or why they could not be read.
+        case fetched(Result<[Post], any Error>)
+        /// The duplicate guard's sightings.
+        case contentLedger([String: ContentSighting])
+    }
+
+    /// Runs the loop until it needs an answer (the last action returned) or has planned every
+    /// job (the last action is `.journal`, or nothing when nothing was planned).
+    mutating func advance() -> [Action] {
+        var actions: [Action] = []
+        while !progress.finished {
+            if progress.work == nil {
+                guard progress.jobIndex < jobs.count else {
+                    progress.finished = true
+                    if let journal = finish() { actions.append(.journal(journal)) }
+                    break
+                }
+                progress.work = startJob(jobs[progress.jobIndex], into: &actions)
+            }
+            guard var work = progress.work else { continue }
+            if work.isDone {
+                if let commit = finishJob(&work) { progress.commits.append(commit) }
+                progress.work = nil
+                progress.jobIndex += 1
+                continue
+            }
+            let request = step(&work, into: &actions)
+            progress.work = work
+            if let request {
+                actions.append(request)
+                return actions
+            }
+        }
+        return actions
+    }
+
+    /// Takes the driver's answer to the last request and runs on.
+    mutating func resume(_ answer: Answer) -> [Action] {
+        guard var work = progress.work else { return advance() }
+        switch answer {
+        case .clientPrepared(let identity, let isKnown):
+            self.known.identity = identity
+            self.known.identityKnown = isKnown
+            work.at.clientAsked = true
+        case .fetched(let result):
+            work.at.selection = result
+        case .contentLedger(let seen):
+            known.contentSeen = seen
+        }
+        progress.work = work
+        return advance()
+    }
+
+    // MARK: Jobs
+
+    private func startJob(_ input: JobInput, into actions: inout [Action]) -> JobWork {
+        let (recipe, job) = (input.recipe, input.job)
+        let result = OccurrencePlanner.plan(
+            trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, lastTick: input.cursor, now: now,
+            maxGap: maxGap)
+        for (occurrence, reason) in result.skipped {
+            actions.append(
+                .line(line(recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped, reason)))
+        }
+        if let next = result.next?.fire { actions.append(.due(next)) }
+        var due = result.due
+        if input.earlierStillWaiting, !due.isEmpty {
+            for occurrence in due {
+                actions.append(
+                    .line(
+                        line(
+                            recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped,
+                            "an earlier occurrence's writes are still waiting (the schedule is faster than the limits)"
+                        )))
+            }
+            due = []
+        }
+        return JobWork(recipe: recipe, job: job, result: result, due: due, dailyCounts: counts.daily)
+    }
+
+    /// The job's commit, or nil when it is to be planned again next pass (a read the limiter
+    /// deferred, a failed read, with nothing planned).
+    private mutating func finishJob(_ work: inout JobWork) -> JobCommit? {
+        // The cursor stays: planned again next pass.
+        if work.planned.retryWanted, work.planned.intents.isEmpty { return nil }
+        // The counts this job planned count for the next job of the pass at once; they are
+        // stored with the intents.
+        if !work.planned.intents.isEmpty { counts.daily = work.planned.dailyCounts }
+        // Only now, with the job's commit certain to be made: a job given up half-way (a deferred
+        // read) must not leave a later job of the pass past items nobody journaled.
+        if !work.planned.taken.isEmpty {
+            counts.queueLedger.take(work.planned.taken)
+            counts.queueLedgerChanged = true
+        }
+        known.contentSeen?.merge(work.planned.content) { earlier, _ in earlier }
+        return JobCommit(
+            recipe: work.recipe.identity, job: work.job.id.value, intents: work.planned.intents,
+            positions: work.planned.positions,
+            cursor: work.result.cursor)
+    }
+
+    private func finish() -> Journal? {
+        let commits = progress.commits
+        guard !commits.isEmpty else { return nil }
+        return Journal(
+            commits: commits, dailyCounts: commits.contains { !$0.intents.isEmpty } ? counts.daily.stored : nil,
+            queueLedger: counts.queueLedgerChanged ? counts.queueLedger.stored : nil)
+    }
+
+    // MARK: Steps
+
+    /// Works on the current step; returns a request when it needs an answer first.
+    private mutating func step(_ work: inout JobWork, into actions: inout [Action]) -> Action? {
+        let occurrence = work.due[work.at.occurrence]
+        let step = work.job.steps[work.at.step]
+        let expander = StepExpander(
+            recipe: work.recipe, job: work.job, occurrence: occurrence, environment: environment)
+        let queue = Self.queue(of: step)
+        switch work.at.stage {
+        case .start:
+            var position = 0
+            if let queue {
+                migrateQueue(recipe: work.recipe, queue: queue)
+                position = counts.queueLedger.next(in: queue, alsoTaken: work.planned.taken) ?? queue.items.count
+            }
+            work.at.stage = .scanning(position: position)
+            return self.step(&work, into: &actions)
+        case .scanning(var position):
+            // An item the agent already published (a state file that forgot it; the same text in
+            // another queue) is skipped by the duplicate guard and taken here, so the occurrence
+            // posts the next new item instead of nothing.
+            if let queue {
+                while position < queue.items.count {
+                    guard
+                        case .writes(let found) = expander.expand(
+                            step: work.at.step, queuePosition: position, now: now, alreadyDone: { _, _ in false }),
+                        let first = found.first
+                    else { break }
+                    if known.contentSeen == nil {
+                        work.at.stage = .scanning(position: position)
+                        return .loadContentLedger
+                    }
+                    let kept = withoutDuplicates([first], in: &work, queue: queue, into: &actions)
+                    if !kept.isEmpty { break }
+                    position = counts.queueLedger.next(in: queue, alsoTaken: work.planned.taken) ?? queue.items.count
+                }
+            }
+            work.at.stage = .selecting(position: position)
+            return self.step(&work, into: &actions)
+        case .selecting(let position):
+            guard Self.selects(step), let selector = Self.selector(of: step) else {
+                work.at.stage = .expanding(position: position, selection: [])
+                return self.step(&work, into: &actions)
+            }
+            // A selection needs the client anyway; made first, it tells who the agent is on the
+            // server before `not_mine` is asked.
+            if !known.identityKnown, !work.at.clientAsked {
+                return .prepareClient
+            }
+            guard let result = work.at.selection else { return .fetch(selector) }
+            work.at.selection = nil
+            work.at.clientAsked = false
+            switch result {
+            case .success(let posts):
+                work.at.stage = .expanding(position: position, selection: posts)
+                return self.step(&work, into: &actions)
+            case .failure(let error):
+                // A selection read that did not work. The job's other steps are unrelated: they
+                // are planned as usual. Only when nothing else was planned for the job is the
+                // occurrence tried again next pass (a read the limiter deferred, a 5xx); a
+                // definite refusal (404 for a route this server does not have, 400) skips the
+                // step for this occurrence, or every pass would spend a read on it.
+                let failure = Self.selectionFailure(error)
+                actions.append(
+                    .line(
+                        line(
+                            work.recipe, work.job, "select targets", failure.outcome, failure.reason,
+                            failure.until)))
+                if failure.retry, !(error is ReadDeferred) { actions.append(.transientFailure) }
+                work.planned.retryWanted = work.planned.retryWanted || failure.retry
+                work.nextStep()
+                return nil
+            }
+        case .expanding(let position, let selection):
+            let facts = known.facts
+            let outcome = expander.expand(
+                step: work.at.step, queuePosition: position, now: now, identity: known.identity, selection: selection,
+                alreadyDone: { facts.contains($0, $1) })
+            if known.contentSeen == nil, case .writes(let writes) = outcome,
+                writes.contains(where: \.write.kind.carriesText)
+            {
+                return .loadContentLedger
+            }
+            record(outcome, occurrence: occurrence, queue: queue, in: &work, into: &actions)
+            work.nextStep()
+            return nil
+        }
+    }
+}
