@@ -89,9 +89,15 @@ extension MoltbookClient {
         vote(try await call(.post, ["posts", id, "downvote"]))
     }
 
-    /// `POST /comments/ID/upvote` (the only documented comment vote).
+    /// `POST /comments/ID/upvote` (the only comment vote moltbook.com documents).
     public func upvoteComment(id: String) async throws(APIError) -> MoltbookResponse<VoteResult> {
         vote(try await call(.post, ["comments", id, "upvote"]))
+    }
+
+    /// `POST /comments/ID/downvote`: the open-source server's route; moltbook.com does not
+    /// document it, so whether it answers there is uncertain.
+    public func downvoteComment(id: String) async throws(APIError) -> MoltbookResponse<VoteResult> {
+        vote(try await call(.post, ["comments", id, "downvote"]))
     }
 
     func vote(_ response: MoltbookResponse<JSONValue>) -> MoltbookResponse<VoteResult> {

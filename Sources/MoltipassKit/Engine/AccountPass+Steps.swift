@@ -62,6 +62,7 @@ extension AccountPass {
         case .upvotePost: (.postVote, "up")
         case .downvotePost: (.postVote, "down")
         case .upvoteComment: (.commentVote, "up")
+        case .downvoteComment: (.commentVote, "down")
         case .follow: (.follow, "yes")
         case .unfollow: (.follow, "no")
         case .subscribe: (.subscribe, "yes")

@@ -53,7 +53,8 @@ struct ContentFingerprint: Sendable, Equatable {
             self.init(text: [write.title, write.content, write.url].compactMap { $0 }.joined(separator: "\n"))
         case .comment:
             self.init(text: write.content ?? "")
-        case .upvotePost, .downvotePost, .upvoteComment, .follow, .unfollow, .subscribe, .unsubscribe:
+        case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
+            .unsubscribe:
             return nil
         }
     }

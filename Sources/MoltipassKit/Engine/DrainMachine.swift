@@ -131,7 +131,9 @@ struct DrainMachine {
     static func windowClass(of write: PlannedWrite) -> LimitClass {
         switch write.kind {
         case .post, .comment: write.limitClass
-        case .upvotePost, .downvotePost, .upvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: .write
+        case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
+            .unsubscribe:
+            .write
         }
     }
 

@@ -12,6 +12,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         case upvotePost = "upvote_post"
         case downvotePost = "downvote_post"
         case upvoteComment = "upvote_comment"
+        case downvoteComment = "downvote_comment"
         case follow
         case unfollow
         case subscribe
@@ -85,7 +86,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         switch kind {
         case .post: .post
         case .comment: .comment
-        case .upvotePost, .downvotePost, .upvoteComment: .vote
+        case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: .vote
         case .follow, .unfollow: .follow
         case .subscribe, .unsubscribe: .subscribe
         }
@@ -103,7 +104,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     public var desiredVote: VoteState? {
         switch kind {
         case .upvotePost, .upvoteComment: .up
-        case .downvotePost: .down
+        case .downvotePost, .downvoteComment: .down
         case .post, .comment, .follow, .unfollow, .subscribe, .unsubscribe: nil
         }
     }
@@ -123,6 +124,7 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         case .upvotePost: "upvote post \(target ?? "?")"
         case .downvotePost: "downvote post \(target ?? "?")"
         case .upvoteComment: "upvote comment \(target ?? "?")"
+        case .downvoteComment: "downvote comment \(target ?? "?")"
         case .follow: "follow \(target ?? "?")"
         case .unfollow: "unfollow \(target ?? "?")"
         case .subscribe: "subscribe m/\(target ?? "?")"
@@ -209,7 +211,7 @@ extension PlannedWrite.Kind {
     public var isMembership: Bool {
         switch self {
         case .follow, .unfollow, .subscribe, .unsubscribe: true
-        case .post, .comment, .upvotePost, .downvotePost, .upvoteComment: false
+        case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: false
         }
     }
 }
@@ -219,7 +221,9 @@ extension PlannedWrite.Kind {
     public var carriesText: Bool {
         switch self {
         case .post, .comment: true
-        case .upvotePost, .downvotePost, .upvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
+            .unsubscribe:
+            false
         }
     }
 }

@@ -62,7 +62,7 @@ public enum Reconciler {
             case let state? where state == write.desiredVote: return .applied(remoteID: nil)
             case _?: return .notApplied
             }
-        case .upvoteComment:
+        case .upvoteComment, .downvoteComment:
             return .unknowable
         }
     }

@@ -52,6 +52,8 @@ public enum WriteSender {
                 return vote(try await client.downvotePost(id: write.target ?? ""))
             case .upvoteComment:
                 return vote(try await client.upvoteComment(id: write.target ?? ""))
+            case .downvoteComment:
+                return vote(try await client.downvoteComment(id: write.target ?? ""))
             case .follow:
                 return membership(try await client.follow(agent: write.target ?? ""))
             case .unfollow:
