@@ -14,9 +14,7 @@ extension AccountPass {
     func serverCheck(_ entry: JournalEntry, _ write: PlannedWrite, client: MoltbookClient, into report: inout RunReport)
         async -> ServerCheck
     {
-        guard write.kind == .comment || write.kind == .upvotePost || write.kind == .downvotePost,
-            let target = write.target
-        else { return .proceed }
+        guard write.kind.checksServerFirst, let target = write.target else { return .proceed }
         switch limiter.reserve([.read], at: now) {
         case .allowed: break
         case .deferred(let until, let because):

@@ -73,8 +73,14 @@ extension AccountPass {
 
 /// The targets an account already acted on, per kind, as the sets the store handed out.
 struct DoneTargets: Sendable {
-    /// The kinds whose journal entries count as done in any state.
-    static let journaledOnce: [PlannedWrite.Kind] = [.comment, .upvotePost, .downvotePost, .upvoteComment]
+    /// The kinds whose journal entries count as done in any state (a second vote would toggle
+    /// the first off, a second comment repeat it). Every kind is decided, so a new one is too.
+    static let journaledOnce = PlannedWrite.Kind.allCases.filter { kind in
+        switch kind {
+        case .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: true
+        case .post, .follow, .unfollow, .subscribe, .unsubscribe: false
+        }
+    }
 
     private var sets: [PlannedWrite.Kind: [Set<String>]] = [:]
 

@@ -227,3 +227,25 @@ extension PlannedWrite.Kind {
         }
     }
 }
+
+extension PlannedWrite.Kind {
+    /// Whether the target is a post id (a comment, a vote on a post): `plan` names such targets
+    /// by title and author.
+    public var targetsPost: Bool {
+        switch self {
+        case .comment, .upvotePost, .downvotePost: true
+        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        }
+    }
+
+    /// Whether the server's record is read before sending (`AccountPass.serverCheck`): the
+    /// post's comments before a comment, the post's vote field before a post vote. Not comment
+    /// votes (no read shows the agent's vote on one comment by its id alone), not posts (read
+    /// back only after a lost answer), not memberships (idempotent on the server).
+    public var checksServerFirst: Bool {
+        switch self {
+        case .comment, .upvotePost, .downvotePost: true
+        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        }
+    }
+}

@@ -118,9 +118,13 @@ public struct StepExpander: Sendable {
                     alreadyDone(kind, id.value)
                         ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
             case .comment(let id):
+                switch action.ensure {
+                case .upvoted: kind = .upvoteComment
+                case .downvoted: kind = .downvoteComment
+                }
                 return .writes(
-                    alreadyDone(.upvoteComment, id.value)
-                        ? [] : [expanded(PlannedWrite(kind: .upvoteComment, target: id.value), step: index)])
+                    alreadyDone(kind, id.value)
+                        ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
             case .selected(let selector):
                 kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
                 let fetched = selection

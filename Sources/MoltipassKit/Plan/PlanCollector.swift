@@ -164,7 +164,7 @@ struct PlanCollector {
 
     /// Whether an event's action takes a post id as its target.
     static func targetsPost(_ action: String) -> Bool {
-        action == "comment" || action == "upvote_post" || action == "downvote_post"
+        PlannedWrite.Kind(rawValue: action)?.targetsPost ?? false
     }
 
     /// The most instants of `times` (sorted) inside any half-open window of `period` seconds.

@@ -118,10 +118,6 @@ extension RecipeDecoder {
             }
         }
         let target = decodeTarget(fields, node: node, what: "vote", allowComment: true)
-        if case .comment = target, direction == .downvoted, let ensure = fields["ensure"] {
-            error(ensure.mark, code: "value", "comments can only be upvoted", expected: "ensure: upvoted for a comment")
-            return nil
-        }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...1_000, what: "max_per_day") }
         guard let direction, let target else { return nil }
         return VoteAction(ensure: direction, target: target, maxPerDay: maxPerDay)
