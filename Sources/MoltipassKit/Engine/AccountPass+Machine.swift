@@ -16,9 +16,15 @@ extension AccountPass {
             let action = actions[index]
             index += 1
             guard let event = await perform(action, into: &report) else { continue }
-            actions = machine.handle(event, at: now)
+            actions = decide { $0.handle(event, at: now) }
             index = 0
         }
+    }
+
+    /// Runs a decision of the machine (measured when a meter is set).
+    func decide(_ body: (inout AccountMachine) -> [AccountMachine.Action]) -> [AccountMachine.Action] {
+        guard let meter = runner.configuration.meter else { return body(&machine) }
+        return meter.measure(.machine) { body(&machine) }
     }
 
     /// Performs one action; a question's answer is the event returned.

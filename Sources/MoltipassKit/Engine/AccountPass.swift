@@ -127,7 +127,8 @@ final class AccountPass {
         snapshot.paused = pauses.first.map { ($0.reason, $0.until) }
         machine = AccountMachine(
             agent: agent, recipes: recipes, configuration: runner.configuration, snapshot: snapshot, now: now)
-        await drive(machine.tick(now: now), into: &report)
+        let start = now
+        await drive(decide { $0.tick(now: start) }, into: &report)
         await endPass()
         if let pausedUntil {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])

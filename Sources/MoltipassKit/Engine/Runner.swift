@@ -47,6 +47,9 @@ public final class Runner: Sendable {
         /// runner's own recipes.
         public var knownRecipes: [Recipe]?
 
+        /// Measures the machine's share of each pass (benchmarks only; `PassCostMeter`).
+        public var meter: PassCostMeter?
+
         public init(holder: String) { self.holder = holder }
 
         /// The cut-off of a pass at `now`: entries created before it are pruned. Rounded down

@@ -21,6 +21,8 @@ public struct PlanSimulation: Sendable {
     /// Called with the simulated instant before each pass (a progress line on a terminal).
     /// The callee decides how often to show it; nothing here reads a clock.
     public var progress: (@Sendable (Date) -> Void)?
+    /// Measures where the passes' time goes (benchmarks only; `PassCostMeter`).
+    public var meter: PassCostMeter?
 
     public init(recipes: [Recipe], options: PlanOptions, statePath: String?) {
         self.recipes = recipes
@@ -41,7 +43,8 @@ public struct PlanSimulation: Sendable {
                 MemoryStateStore()
             }
         let store = RecordingStateStore(inner: base)
-        let world = PlanWorld(options: options)
+        let world = PlanWorld(options: options, meter: meter)
+        let engineStore: any StateStore = meter.map { MeteredStateStore(inner: store, meter: $0) } ?? store
         let needs = PlanFeed.Needs(recipes: recipes)
         let feed =
             options.feed
@@ -58,8 +61,9 @@ public struct PlanSimulation: Sendable {
         for agent in agents {
             var configuration = Runner.Configuration(holder: "plan")
             configuration.environment = environment
+            configuration.meter = meter
             runners[agent] = Runner(
-                recipes: recipes.filter { $0.agent.value == agent }, store: store, configuration: configuration,
+                recipes: recipes.filter { $0.agent.value == agent }, store: engineStore, configuration: configuration,
                 logger: logger
             ) { agent, _ in try world.client(agent: agent) }
             next[agent] = options.start

@@ -30,8 +30,15 @@ final class PlanTransport: HTTPTransport, Sendable {
 
     private let clock: @Sendable () -> Date
 
-    init(inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64, clock: @escaping @Sendable () -> Date) {
+    /// Measures the simulated server's share of a pass (benchmarks only).
+    let meter: PassCostMeter?
+
+    init(
+        inner: InProcessSandboxTransport, faultRate: Double, seed: UInt64, meter: PassCostMeter? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.inner = inner
+        self.meter = meter
         self.clock = clock
         self.faultRate = faultRate
         dice = Mutex(SeededRandom(seed: seed ^ 0xFA17))
@@ -44,6 +51,12 @@ final class PlanTransport: HTTPTransport, Sendable {
     }
 
     var counts: Tally { tally.withLock { $0 } }
+
+    /// The model's answer (measured when a meter is set).
+    private func serve(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let meter else { return try await inner.send(request) }
+        return try await meter.measure(.server) { try await inner.send(request) }
+    }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let agent = request.headers["Authorization"].flatMap { header in agentsByKey.withLock { $0[header] } }
@@ -58,14 +71,14 @@ final class PlanTransport: HTTPTransport, Sendable {
                 tally.withLock { $0.faults[agent, default: 0] += 1 }
             }
         }
-        guard let agent else { return try await inner.send(request) }
+        guard let agent else { return try await serve(request) }
         let limitClass = Self.limitClass(method: request.method, path: path)
         let response: HTTPResponse
         // A dropped connection whose request was applied (`drop`) counted at the server unless
         // a limit refused it there.
         let refusedBefore = injected == .drop ? model.counters().rateLimited : 0
         do {
-            response = try await inner.send(request)
+            response = try await serve(request)
         } catch {
             if injected == .drop, model.counters().rateLimited == refusedBefore { accept(agent, limitClass) }
             throw error

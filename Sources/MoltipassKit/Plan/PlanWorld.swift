@@ -24,7 +24,7 @@ final class PlanWorld: Sendable {
     /// and comments in the timeline.
     let published = Mutex<[String: PlanResult.PostRef]>([:])
 
-    init(options: PlanOptions) {
+    init(options: PlanOptions, meter: PassCostMeter? = nil) {
         var config = SandboxConfig(
             limits: options.serverProfile.limits, newAgentLimits: options.serverProfile.newAgentLimits,
             autoClaim: true, challengeRate: options.challengeRate)
@@ -35,7 +35,9 @@ final class PlanWorld: Sendable {
         now = clock
         self.model = model
         let inner = InProcessSandboxTransport(model: model, handsOverTrees: !options.serializedBodies) { clock.now }
-        transport = PlanTransport(inner: inner, faultRate: options.faultRate, seed: options.seed) { clock.now }
+        transport = PlanTransport(inner: inner, faultRate: options.faultRate, seed: options.seed, meter: meter) {
+            clock.now
+        }
     }
 
     var clock: Date { now.now }

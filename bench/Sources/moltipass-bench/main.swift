@@ -14,6 +14,13 @@
 //       instants where nothing is due (give recipes due once a day, 12 h away:
 //       `gen-recipes.py --daily-at-utc`). No request is made. Prints
 //       `{"passes": N, "seconds": S, "microseconds_per_pass": U}` (median of 5 rounds).
+//   moltipass-bench pass-cost DAYS RECIPE…
+//       Where a pass's time goes: `plan` of the recipes over DAYS simulated days from
+//       2026-03-02T00:00:00Z (plan's defaults), once plain and once with a `PassCostMeter`, which
+//       times the machine's decisions (`AccountMachine.tick`/`handle`), the store (every read and
+//       transaction) and the simulated server (the sandbox model's answers); the rest is the
+//       driver (client encoding and decoding, reports). Prints one JSON object: plain and metered
+//       wall seconds, passes, and seconds and calls per part.
 import CryptoExtras
 import Foundation
 import Keychain
@@ -37,6 +44,10 @@ if arguments.count == 2, arguments[1] == "kdf" {
         from: Data("benchmark passphrase".utf8), salt: Data(repeating: 7, count: 16), outputByteCount: 32,
         rounds: scrypt.n, blockSize: Int(scrypt.r), parallelism: Int(scrypt.p))
     print("{\"kdf_seconds\": \(seconds(clock.now - started))}")
+    exit(0)
+}
+if arguments.count >= 4, arguments[1] == "pass-cost", let days = Double(arguments[2]), days > 0 {
+    try await passCost(days: days, paths: Array(arguments[3...]))
     exit(0)
 }
 if arguments.count >= 4, arguments[1] == "empty-passes", let count = Int(arguments[2]), count > 0 {
@@ -103,4 +114,41 @@ func emptyPasses(count: Int, paths: [String]) async throws {
     let median = rounds.sorted()[2]
     print(
         "{\"passes\": \(count), \"seconds\": \(median), \"microseconds_per_pass\": \(median / Double(count) * 1e6)}")
+}
+
+func loadRecipes(_ paths: [String]) -> [Recipe] {
+    paths.map { path in
+        guard case .success(let recipe) = RecipeLoader.load(path: path) else {
+            FileHandle.standardError.write(Data("moltipass-bench: invalid recipe \(path)\n".utf8))
+            exit(65)
+        }
+        return recipe
+    }
+}
+
+func passCost(days: Double, paths: [String]) async throws {
+    let recipes = loadRecipes(paths)
+    // 2026-03-02T00:00:00Z, as bench/run-all's plan-speed rows.
+    let options = PlanOptions(start: Date(timeIntervalSince1970: 1_772_409_600), horizon: days * 86_400)
+    let plain = PlanSimulation(recipes: recipes, options: options, statePath: nil)
+    var began = clock.now
+    let first = try await plain.run()
+    let plainSeconds = seconds(clock.now - began)
+    var metered = PlanSimulation(recipes: recipes, options: options, statePath: nil)
+    let meter = PassCostMeter()
+    metered.meter = meter
+    began = clock.now
+    let second = try await metered.run()
+    let meteredSeconds = seconds(clock.now - began)
+    guard first == second else {
+        FileHandle.standardError.write(Data("moltipass-bench: the metered plan differs from the plain one\n".utf8))
+        exit(1)
+    }
+    let parts = PassCostMeter.Part.allCases.map { part in
+        "\"\(part.name)_seconds\": \(seconds(meter.total(part))), \"\(part.name)_calls\": \(meter.count(part))"
+    }
+    print(
+        "{\"days\": \(days), \"recipes\": \(recipes.count), \"passes\": \(first.server.passes), "
+            + "\"plain_seconds\": \(plainSeconds), \"metered_seconds\": \(meteredSeconds), "
+            + parts.joined(separator: ", ") + "}")
 }
