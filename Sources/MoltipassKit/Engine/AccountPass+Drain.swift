@@ -227,9 +227,6 @@ extension AccountPass {
         _ entry: JournalEntry, _ action: String, _ outcome: RunReport.Item.Outcome, _ reason: String? = nil,
         _ until: Date? = nil
     ) -> RunReport.Item {
-        RunReport.Item(
-            agent: agent, recipe: recipes.displayName(entry.recipe, job: entry.job), job: entry.job, action: action,
-            outcome: outcome, reason: reason,
-            until: until, key: entry.key, step: entry.step)
+        machine.line(entry, action, outcome, reason, until)
     }
 }
