@@ -113,6 +113,31 @@ struct EndpointTests {
         #expect(sandbox.model.counters().votesChanged == 1)
     }
 
+    /// A comment downvote (`POST /comments/ID/downvote`, the open-source server's route) lands
+    /// on the comment's score and toggles like every vote: again removes it, an upvote changes it.
+    @Test func commentDownvote() async throws {
+        let sandbox = try await SandboxHarness.start(
+            config: SandboxConfig(limits: .unlimited, newAgentPeriodSeconds: 0))
+        defer { Task { await sandbox.stop() } }
+        let author = try sandbox.client(key: try await sandbox.registeredAgent("author"))
+        let voter = try sandbox.client(key: try await sandbox.registeredAgent("voter"))
+        let post = try await author.createPost(.text(submolt: "general", title: "Thread", content: "x")).value.item!
+        let comment = try await author.createComment(postID: post.id, content: "Hot take").value.item!
+        func score() async throws -> Int? {
+            try await author.comments(postID: post.id).value.items.first { $0.id == comment.id }?.score
+        }
+        #expect(try await score() == 0)
+        let down = try await voter.downvoteComment(id: comment.id)
+        #expect(down.status == 200)
+        #expect(down.value.action == .downvoted)
+        #expect(try await score() == -1)
+        #expect(try await voter.downvoteComment(id: comment.id).value.action == .removed)
+        #expect(try await score() == 0)
+        #expect(try await voter.upvoteComment(id: comment.id).value.action == .upvoted)
+        #expect(try await voter.downvoteComment(id: comment.id).value.action == .changed)
+        #expect(try await score() == -1)
+    }
+
     /// Submolts: list, get, create; subscribe = POST and unsubscribe = DELETE on one path; the
     /// personal and submolt feeds follow subscriptions.
     @Test func submoltsAndFeeds() async throws {

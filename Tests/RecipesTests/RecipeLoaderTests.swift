@@ -88,6 +88,34 @@ struct RecipeLoaderTests {
         #expect(LimitProfile.standard.applying(recipe.limits).postInterval == 3600)
     }
 
+    /// A comment may be downvoted as well as upvoted (issue 20, the comment downvote), with the
+    /// id's position kept; a direction that is not one is still refused at its line and column.
+    @Test func commentVotes() throws {
+        let text = """
+            agent: a
+            jobs:
+              - id: j
+                schedule: { cron: "@daily" }
+                steps:
+                  - vote: { ensure: downvoted, comment: c-1 }
+                  - vote: { ensure: upvoted, comment: c-2 }
+            """
+        let steps = try #require(try load(text).get().jobs.first).steps.map(\.action)
+        #expect(
+            steps == [
+                .vote(VoteAction(ensure: .downvoted, target: .comment(Located("c-1", at: Mark(line: 6, column: 45))))),
+                .vote(VoteAction(ensure: .upvoted, target: .comment(Located("c-2", at: Mark(line: 7, column: 43))))),
+            ])
+        let bad = text.replacingOccurrences(of: "ensure: downvoted", with: "ensure: downvote")
+        guard case .failure(let diagnostics) = load(bad) else {
+            Issue.record("loaded")
+            return
+        }
+        #expect(diagnostics.items.map { "\($0.line):\($0.column)" } == ["6:25"])
+        #expect(diagnostics.description.contains("/r/test.yaml:6:25: error: vote cannot ensure `downvote`"))
+        #expect(diagnostics.description.contains("(did you mean `downvoted`?)"))
+    }
+
     /// Templates render in the recipe zone; random choices are stable per seed.
     @Test func rendering() throws {
         let scope = Template.Scope(environment: ["TAG"], hasTarget: true)
