@@ -110,23 +110,20 @@ public struct StepExpander: Sendable {
                     })
             }
         case .vote(let action):
+            // Every direction and target is named: a new one is decided here, not defaulted.
             let kind: PlannedWrite.Kind
+            switch (action.ensure, action.target) {
+            case (.upvoted, .post), (.upvoted, .selected): kind = .upvotePost
+            case (.downvoted, .post), (.downvoted, .selected): kind = .downvotePost
+            case (.upvoted, .comment): kind = .upvoteComment
+            case (.downvoted, .comment): kind = .downvoteComment
+            }
             switch action.target {
-            case .post(let id):
-                kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
-                return .writes(
-                    alreadyDone(kind, id.value)
-                        ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
-            case .comment(let id):
-                switch action.ensure {
-                case .upvoted: kind = .upvoteComment
-                case .downvoted: kind = .downvoteComment
-                }
+            case .post(let id), .comment(let id):
                 return .writes(
                     alreadyDone(kind, id.value)
                         ? [] : [expanded(PlannedWrite(kind: kind, target: id.value), step: index)])
             case .selected(let selector):
-                kind = action.ensure == .upvoted ? .upvotePost : .downvotePost
                 let fetched = selection
                 let posts = TargetFilter.select(
                     fetched, selector: selector, identity: identity, now: now,
