@@ -46,7 +46,7 @@ struct EngineBacklogTests {
                         ($0.reason ?? "").contains("still waiting") || ($0.reason ?? "").hasPrefix("expired")
                     }.count
             }
-            let pending = try await world.store.read { try $0.pendingJournalEntries(account: "backlog_agent") }
+            let pending = try await world.store.read { try await $0.pendingJournalEntries(account: "backlog_agent") }
             maxPending = max(maxPending, pending.count)
         }
         let counters = world.model.counters()
@@ -55,7 +55,7 @@ struct EngineBacklogTests {
         #expect(counters.commentsCreated >= 3 * 50 - 1, "comments: \(counters.commentsCreated)")
         #expect(counters.rateLimited == 0)
         // No stale comment: every one is sent before its job's next occurrence (5 minutes on).
-        let done = try await world.store.read { try $0.journalEntries(account: "backlog_agent", states: [.done]) }
+        let done = try await world.store.read { try await $0.journalEntries(account: "backlog_agent", states: [.done]) }
         let stale = done.filter { ($0.sentAt ?? $0.updatedAt).timeIntervalSince($0.occurrence) > 300 }
         #expect(stale.isEmpty, "stale sends: \(stale.count)")
     }

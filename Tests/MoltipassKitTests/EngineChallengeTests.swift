@@ -71,9 +71,11 @@ struct EngineChallengeTests {
         // to the six-hour pause after a decline (12 posts, 18 comments each).
         #expect(after.postsCreated - before.postsCreated >= 7 * 48 - 2 - 12 * declined)
         #expect(after.commentsCreated - before.commentsCreated >= 7 * 50 - 2 - 18 * declined)
-        let open = try await world.store.read { try $0.challenges(account: "week_agent", status: .open, limit: 10) }
+        let open = try await world.store.read {
+            try await $0.challenges(account: "week_agent", status: .open, limit: 10)
+        }
         #expect(open.isEmpty)
-        let pauses = try await world.store.read { try $0.pauses(account: "week_agent") }
+        let pauses = try await world.store.read { try await $0.pauses(account: "week_agent") }
         #expect(pauses.allSatisfy { $0.kind == .challengeFailed && $0.until != nil }, "pauses: \(pauses)")
         #expect(pauses.count <= declined)
         #expect(reports.filter { !$0.paused.isEmpty }.count <= 12 * 4 * declined)
@@ -111,7 +113,9 @@ struct EngineChallengeTests {
         #expect(during.challengesIssued == afterFirst.challengesIssued)
         // The server saw at most one failed challenge (it expires unanswered), far from ten.
         #expect(during.suspensions == 0)
-        let challenges = try await world.store.read { try $0.challenges(account: "none_agent", status: nil, limit: 10) }
+        let challenges = try await world.store.read {
+            try await $0.challenges(account: "none_agent", status: nil, limit: 10)
+        }
         #expect(challenges.map(\.status) == [.failed])
         #expect(challenges.first?.attempts == 0)
         #expect(challenges.first?.journalKey != nil)
@@ -134,7 +138,9 @@ struct EngineChallengeTests {
         let counters = world.model.counters()
         #expect(counters.challengesFailed == 1)
         #expect(counters.postsCreated == 1 + 1)  // the host's post and this one
-        let stored = try await world.store.read { try $0.challenges(account: "wrong_agent", status: nil, limit: 10) }
+        let stored = try await world.store.read {
+            try await $0.challenges(account: "wrong_agent", status: nil, limit: 10)
+        }
         #expect(stored.map(\.status) == [.failed])
         #expect(stored.first?.attempts == 1)
         #expect(report.items.contains { $0.action == "verify" && $0.outcome == .failed })
@@ -159,7 +165,7 @@ struct EngineChallengeTests {
         #expect(first.items.contains { $0.action == "verify" && $0.outcome == .uncertain })
         let next = try #require(first.nextDue)
         let challenge = try #require(
-            try await world.store.read { try $0.challenges(account: agent, status: nil, limit: 1) }.first)
+            try await world.store.read { try await $0.challenges(account: agent, status: nil, limit: 1) }.first)
         let expiry = try #require(challenge.expiresAt)
         if maxAttempts == 2 {
             #expect(next == world.clock.now.addingTimeInterval(10))
@@ -167,7 +173,7 @@ struct EngineChallengeTests {
         #expect(next < expiry || maxAttempts == 1)
         world.clock.set(maxAttempts == 2 ? next : expiry.addingTimeInterval(1))
         let second = await runner.pass(now: world.clock.now)
-        let stored = try await world.store.read { try $0.challenges(account: agent, status: nil, limit: 1) }
+        let stored = try await world.store.read { try await $0.challenges(account: agent, status: nil, limit: 1) }
         if maxAttempts == 2 {
             #expect(second.items.contains { $0.action == "verify" && $0.outcome == .done }, "\(second.items)")
             #expect(stored.map(\.status) == [.solved])
@@ -191,7 +197,7 @@ struct EngineChallengeTests {
         let created = try await agentClient.createPost(.text(submolt: "general", title: "Mine", content: "y")).value
         let challenge = try #require(created.challenge)
         _ = try await world.store.transaction { transaction in
-            try transaction.recordChallenge(
+            try await transaction.recordChallenge(
                 StoredChallenge(
                     code: challenge.code, account: "late_poster", text: challenge.text,
                     expiresAt: challenge.expiresAt, contentType: "post", contentID: created.item!.id,
@@ -209,7 +215,7 @@ struct EngineChallengeTests {
         let expiredPost = try await late.createPost(.text(submolt: "general", title: "Old", content: "w")).value
         let expired = try #require(expiredPost.challenge)
         _ = try await world.store.transaction { transaction in
-            try transaction.recordChallenge(
+            try await transaction.recordChallenge(
                 StoredChallenge(
                     code: expired.code, account: "late_expired", text: expired.text, expiresAt: expired.expiresAt,
                     contentType: "post", contentID: expiredPost.item!.id, createdAt: world.clock.now))
@@ -221,7 +227,7 @@ struct EngineChallengeTests {
         let expiredReport = await world.runner([expiredRecipe]).pass(now: afterExpiry)
         #expect(expiredReport.exitStatus == .paused)
         #expect(world.model.counters().challengesVerified == verifiedBefore)
-        let status = try await world.store.read { try $0.challenge(code: expired.code)?.status }
+        let status = try await world.store.read { try await $0.challenge(code: expired.code)?.status }
         #expect(status == .expired)
     }
 
@@ -254,12 +260,12 @@ struct EngineChallengeTests {
         #expect(after.duplicateContents == 0)
         #expect(after.postsCreated - before.postsCreated >= 5)
         #expect(after.commentsCreated - before.commentsCreated >= 5)
-        let pending = try await world.store.read { try $0.pendingJournalEntries(account: "wave_agent") }
+        let pending = try await world.store.read { try await $0.pendingJournalEntries(account: "wave_agent") }
         #expect(
             pending.filter { ($0.nextAttemptAt ?? .distantPast) < world.clock.now.addingTimeInterval(-3_600) }.isEmpty)
-        let lost = try await world.store.read { try $0.journalEntries(account: "wave_agent", states: [.failed]) }
+        let lost = try await world.store.read { try await $0.journalEntries(account: "wave_agent", states: [.failed]) }
         #expect(lost.filter { $0.nextAttemptAt == nil }.isEmpty, "given up: \(lost.map(\.lastError))")
-        let breaker = try await world.store.read { try $0.pauses(account: "wave_agent") }
+        let breaker = try await world.store.read { try await $0.pauses(account: "wave_agent") }
         #expect(!breaker.contains { $0.kind == .authBreaker }, "breaker still recorded: \(breaker)")
     }
 
@@ -304,7 +310,7 @@ struct EngineChallengeTests {
         #expect(first.exitStatus == .paused, "\(first.summary)")
         let until = try #require(first.paused["susp_agent"])
         #expect(abs(until.timeIntervalSince(world.clock.now) - 10 * 3_600) < 3_600 + 1)
-        let stored = try await world.store.read { try $0.pauses(account: "susp_agent") }
+        let stored = try await world.store.read { try await $0.pauses(account: "susp_agent") }
         #expect(stored.contains { $0.kind == .suspended })
         let writes = world.model.counters().writes
         world.clock.set(world.clock.now.addingTimeInterval(3 * 3_600))

@@ -43,7 +43,7 @@ struct EngineReconciliationTests {
         let first = await runner.pass(now: world.clock.now)
         #expect(first.count(.uncertain) == 1, "\(first.summary)")
         #expect(world.model.counters().postsCreated == 2)  // the host's and this one, applied
-        let uncertain = try await world.store.read { try $0.uncertainJournalEntries(account: "drop_poster") }
+        let uncertain = try await world.store.read { try await $0.uncertainJournalEntries(account: "drop_poster") }
         #expect(uncertain.count == 1)
 
         world.clock.set(world.clock.now.addingTimeInterval(60))

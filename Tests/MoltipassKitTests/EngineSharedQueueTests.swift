@@ -46,7 +46,7 @@ struct EngineSharedQueueTests {
         let report = await runner.pass(now: start)
         #expect(report.items.contains { $0.job == "first" && $0.outcome == .failed })
         let journal = try await world.store.read {
-            try $0.journalEntries(account: "queue_agent", states: Set(JournalState.allCases))
+            try await $0.journalEntries(account: "queue_agent", states: Set(JournalState.allCases))
         }
         let titles = Dictionary(
             uniqueKeysWithValues: journal.map { ($0.job, $0.payload.flatMap(PlannedWrite.init(payload:))?.title) })

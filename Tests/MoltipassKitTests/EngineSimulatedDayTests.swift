@@ -70,7 +70,9 @@ struct EngineSimulatedDayTests {
                 == (0..<titles.count + after.postsCreated - day.postsCreated).map {
                     "Queue item \($0)"
                 }, "\(later.suffix(10))")
-        let failed = try await world.store.read { try $0.journalEntries(account: "day_runner", states: [.failed]) }
+        let failed = try await world.store.read {
+            try await $0.journalEntries(account: "day_runner", states: [.failed])
+        }
         #expect(failed.filter { $0.nextAttemptAt == nil }.isEmpty, "writes given up: \(failed.map(\.lastError))")
     }
 }

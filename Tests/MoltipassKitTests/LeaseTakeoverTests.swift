@@ -80,7 +80,7 @@ struct LeaseTakeoverTests {
         #expect(world.model.counters().postsCreated == before)
 
         let dead = "once-\(try await Self.deadPID())-0badc0de@\(machine)"
-        _ = try await world.store.transaction { try $0.releaseLease(account: "lease_agent", holder: live) }
+        _ = try await world.store.transaction { try await $0.releaseLease(account: "lease_agent", holder: live) }
         _ = try await world.store.acquireLease(account: "lease_agent", holder: dead, now: later, ttl: 600)
         world.clock.set(later.addingTimeInterval(1))
         let taken = await runner.pass(now: later.addingTimeInterval(1))
@@ -88,6 +88,6 @@ struct LeaseTakeoverTests {
         #expect(taken.items.contains { $0.outcome == .done }, "\(taken.items)")
         #expect(world.model.counters().postsCreated == before + 1)
         // The pass released the lease it took: nobody holds it now.
-        #expect(try await world.store.read { try $0.lease(account: "lease_agent") } == nil)
+        #expect(try await world.store.read { try await $0.lease(account: "lease_agent") } == nil)
     }
 }

@@ -215,7 +215,7 @@ struct PlanSimulationTests {
         let path = directory.file("state.sqlite").path
         let store = try await SQLiteStateStore.open(path: path)
         try await store.transaction {
-            try $0.setScheduleCursor(recipe: "r0", job: "posts", lastFired: Self.t0, at: Self.t0)
+            try await $0.setScheduleCursor(recipe: "r0", job: "posts", lastFired: Self.t0, at: Self.t0)
         }
         try store.close()
         // SQLite's shared-memory index (-shm) is not state; the database, WAL and lock files are compared.
@@ -255,8 +255,8 @@ struct PlanSimulationTests {
         let path = directory.file("state.sqlite").path
         let store = try await SQLiteStateStore.open(path: path)
         try await store.transaction { tx in
-            try tx.setScheduleCursor(recipe: "r0", job: "posts", lastFired: Self.t0, at: Self.t0)
-            try tx.recordDedup(
+            try await tx.setScheduleCursor(recipe: "r0", job: "posts", lastFired: Self.t0, at: Self.t0)
+            try await tx.recordDedup(
                 DedupRecord(account: "planner", kind: .postVote, target: voted[0], value: "up", recordedAt: Self.t0))
         }
         try store.close()

@@ -18,24 +18,24 @@ import Testing
     func recordReadPrune(kind: String) async throws {
         let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
         try await store.transaction { tx in
-            try tx.recordContent(Self.record("a", "f2", at: 20))
-            try tx.recordContent(Self.record("a", "f1", at: 10))
-            try tx.recordContent(Self.record("a", "f3", at: 20))
-            try tx.recordContent(Self.record("b", "g1", at: 15))
+            try await tx.recordContent(Self.record("a", "f2", at: 20))
+            try await tx.recordContent(Self.record("a", "f1", at: 10))
+            try await tx.recordContent(Self.record("a", "f3", at: 20))
+            try await tx.recordContent(Self.record("b", "g1", at: 15))
         }
         struct Rollback: Error {}
         _ = try? await store.transaction { tx in
-            try tx.recordContent(Self.record("a", "lost", at: 30))
+            try await tx.recordContent(Self.record("a", "lost", at: 30))
             throw Rollback()
         }
-        let all = try await store.read { try $0.contentRecords(account: "a", since: T.at(0)) }
+        let all = try await store.read { try await $0.contentRecords(account: "a", since: T.at(0)) }
         #expect(all.map(\.fingerprint) == ["f1", "f2", "f3"])
         #expect(all.first == Self.record("a", "f1", at: 10))
-        let recent = try await store.read { try $0.contentRecords(account: "a", since: T.at(20)) }
+        let recent = try await store.read { try await $0.contentRecords(account: "a", since: T.at(20)) }
         #expect(recent.map(\.fingerprint) == ["f2", "f3"])
-        let pruned = try await store.transaction { try $0.pruneContent(account: "a", before: T.at(15)) }
+        let pruned = try await store.transaction { try await $0.pruneContent(account: "a", before: T.at(15)) }
         #expect(pruned == 1)
-        #expect(try await store.read { try $0.contentRecords(account: "a", since: T.at(0)) }.count == 2)
-        #expect(try await store.read { try $0.contentRecords(account: "b", since: T.at(0)) }.count == 1)
+        #expect(try await store.read { try await $0.contentRecords(account: "a", since: T.at(0)) }.count == 2)
+        #expect(try await store.read { try await $0.contentRecords(account: "b", since: T.at(0)) }.count == 1)
     }
 }

@@ -18,16 +18,16 @@ import Testing
             for item in planned.reversed() {
                 var intent = JournalIntent.sample(item.key, step: item.step)
                 intent.occurrence = T.at(item.occurrence)
-                _ = try tx.recordIntent(intent, at: T.at(7_200))
+                _ = try await tx.recordIntent(intent, at: T.at(7_200))
             }
             // Recorded earlier: still first.
-            _ = try tx.recordIntent(.sample("z-older"), at: T.at(60))
-            _ = try tx.markSent(key: "d-second", at: T.at(7_201))
+            _ = try await tx.recordIntent(.sample("z-older"), at: T.at(60))
+            _ = try await tx.markSent(key: "d-second", at: T.at(7_201))
         }
         let (pending, intents) = try await store.read { reader in
             (
-                try reader.pendingJournalEntries(account: "alice").map(\.key),
-                try reader.journalEntries(account: "alice", states: [.intent, .sent]).map(\.key)
+                try await reader.pendingJournalEntries(account: "alice").map(\.key),
+                try await reader.journalEntries(account: "alice", states: [.intent, .sent]).map(\.key)
             )
         }
         let expected = ["z-older", "f-first", "e-first-step-1", "d-second", "c-third"]

@@ -123,20 +123,22 @@ import Testing
         let store = try SQLiteStateStore.inMemory()
         try await store.transaction { tx in
             for (index, key) in ["intent", "sent", "uncertain", "retry", "gaveUp", "done"].enumerated() {
-                _ = try tx.recordIntent(.sample(key, step: index), at: T.at(Double(index)))
+                _ = try await tx.recordIntent(.sample(key, step: index), at: T.at(Double(index)))
             }
-            _ = try tx.recordIntent(.sample("bob-intent", account: "bob"), at: T.at(9))
-            for key in ["sent", "uncertain", "retry", "gaveUp", "done"] { _ = try tx.markSent(key: key, at: T.at(10)) }
-            _ = try tx.markUncertain(key: "uncertain", reason: "reset", at: T.at(11))
-            _ = try tx.markFailed(key: "retry", reason: "429", retryAt: T.at(100), at: T.at(11))
-            _ = try tx.markFailed(key: "gaveUp", reason: "404", retryAt: nil, at: T.at(11))
-            _ = try tx.markDone(key: "done", remoteID: "c", at: T.at(11))
+            _ = try await tx.recordIntent(.sample("bob-intent", account: "bob"), at: T.at(9))
+            for key in ["sent", "uncertain", "retry", "gaveUp", "done"] {
+                _ = try await tx.markSent(key: key, at: T.at(10))
+            }
+            _ = try await tx.markUncertain(key: "uncertain", reason: "reset", at: T.at(11))
+            _ = try await tx.markFailed(key: "retry", reason: "429", retryAt: T.at(100), at: T.at(11))
+            _ = try await tx.markFailed(key: "gaveUp", reason: "404", retryAt: nil, at: T.at(11))
+            _ = try await tx.markDone(key: "done", remoteID: "c", at: T.at(11))
         }
         let (pending, uncertain, failed) = try await store.read { reader in
             (
-                try reader.pendingJournalEntries(account: "alice").map(\.key),
-                try reader.uncertainJournalEntries(account: "alice").map(\.key),
-                try reader.journalEntries(account: "alice", states: [.failed]).map(\.key)
+                try await reader.pendingJournalEntries(account: "alice").map(\.key),
+                try await reader.uncertainJournalEntries(account: "alice").map(\.key),
+                try await reader.journalEntries(account: "alice", states: [.failed]).map(\.key)
             )
         }
         #expect(pending == ["intent", "sent", "uncertain", "retry"])
@@ -153,19 +155,19 @@ import Testing
         let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
         try await store.transaction { tx in
             for key in ["old-done", "old-done-2", "old-intent", "old-failed"] {
-                _ = try tx.recordIntent(.sample(key), at: T.at(10))
+                _ = try await tx.recordIntent(.sample(key), at: T.at(10))
             }
-            _ = try tx.recordIntent(.sample("new-done"), at: T.at(1_000))
-            _ = try tx.recordIntent(.sample("bob-done", account: "bob"), at: T.at(10))
+            _ = try await tx.recordIntent(.sample("new-done"), at: T.at(1_000))
+            _ = try await tx.recordIntent(.sample("bob-done", account: "bob"), at: T.at(10))
             for key in ["old-done", "old-done-2", "new-done", "bob-done"] {
-                _ = try tx.markDone(key: key, remoteID: nil, at: T.at(1_001))
+                _ = try await tx.markDone(key: key, remoteID: nil, at: T.at(1_001))
             }
-            _ = try tx.markFailed(key: "old-failed", reason: "refused", retryAt: nil, at: T.at(20))
-            try tx.recordDedup(
+            _ = try await tx.markFailed(key: "old-failed", reason: "refused", retryAt: nil, at: T.at(20))
+            try await tx.recordDedup(
                 DedupRecord(
                     account: "alice", kind: .comment, target: "p1", value: "h", recordedAt: T.at(10),
                     journalKey: "old-done"))
-            _ = try tx.recordChallenge(
+            _ = try await tx.recordChallenge(
                 StoredChallenge(
                     code: "c1", account: "alice", text: "t", expiresAt: nil, contentType: "comment",
                     contentID: "x", journalKey: "old-done-2", createdAt: T.at(10)))
@@ -173,23 +175,24 @@ import Testing
         struct Rollback: Error {}
         await #expect(throws: Rollback.self) {
             try await store.transaction { tx in
-                _ = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
+                _ = try await tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
                 throw Rollback()
             }
         }
         let (removed, again, left, fact, challenge) = try await store.transaction { tx in
-            let keptAll = try tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).count
+            let keptAll = try await tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).count
             #expect(keptAll == 5)
-            let removed = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
-            let again = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
-            let left = try tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).map(\.key).sorted()
-            let fact = try tx.dedupRecords(account: "alice", kind: .comment, target: "p1").first
-            return (removed, again, left, fact, try tx.challenge(code: "c1"))
+            let removed = try await tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
+            let again = try await tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(500))
+            let left = try await tx.journalEntries(account: "alice", states: Set(JournalState.allCases)).map(\.key)
+                .sorted()
+            let fact = try await tx.dedupRecords(account: "alice", kind: .comment, target: "p1").first
+            return (removed, again, left, fact, try await tx.challenge(code: "c1"))
         }
         #expect(removed == 2)
         #expect(again == 0)
         #expect(left == ["new-done", "old-failed", "old-intent"])
-        #expect(try await store.read { try $0.journalEntry(key: "bob-done") }?.state == .done)
+        #expect(try await store.read { try await $0.journalEntry(key: "bob-done") }?.state == .done)
         #expect(fact?.value == "h")
         #expect(fact?.journalKey == nil)
         #expect(challenge?.journalKey == nil)

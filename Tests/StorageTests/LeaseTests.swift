@@ -45,9 +45,9 @@ import Testing
         let byOther = try await store.renewLease(account: "alice", holder: "B", now: T.at(50), ttl: 60)
         let (holdsAt100, holdsAt110, otherHolds) = try await store.read {
             (
-                try $0.holdsLease(account: "alice", holder: "A", now: T.at(100)),
-                try $0.holdsLease(account: "alice", holder: "A", now: T.at(110)),
-                try $0.holdsLease(account: "alice", holder: "B", now: T.at(100))
+                try await $0.holdsLease(account: "alice", holder: "A", now: T.at(100)),
+                try await $0.holdsLease(account: "alice", holder: "A", now: T.at(110)),
+                try await $0.holdsLease(account: "alice", holder: "B", now: T.at(100))
             )
         }
         #expect(renewed == Lease(account: "alice", holder: "A", acquiredAt: T.t0, expiresAt: T.at(110)))

@@ -50,7 +50,7 @@ import Testing
         }
         let copy = try await sqlite.memoryCopy()
         #expect(try await Self.dump(copy, now: 300) == (try await Self.dump(sqlite, now: 300)))
-        #expect(try await copy.read { try $0.knownAccounts() }.isEmpty == false)
+        #expect(try await copy.read { try await $0.knownAccounts() }.isEmpty == false)
     }
 
     /// A transaction that throws leaves the memory store as it was and rethrows the error.
@@ -60,12 +60,12 @@ import Testing
         let before = try await Self.dump(store, now: 0)
         await #expect(throws: Boom.self) {
             try await store.transaction { tx in
-                _ = try tx.markSent(key: "k0", at: T.at(1))
-                _ = try tx.recordIntent(.sample("k1"), at: T.at(1))
-                try tx.recordDedup(
+                _ = try await tx.markSent(key: "k0", at: T.at(1))
+                _ = try await tx.recordIntent(.sample("k1"), at: T.at(1))
+                try await tx.recordDedup(
                     DedupRecord(account: "alice", kind: .comment, target: "p1", value: "h", recordedAt: T.t0))
-                try tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.t0, at: T.t0)
-                _ = try tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+                try await tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.t0, at: T.t0)
+                _ = try await tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
                 throw Boom()
             }
         }
@@ -86,15 +86,15 @@ import Testing
                 var intent = JournalIntent.sample(key)
                 intent.action = action
                 intent.target = target
-                _ = try tx.recordIntent(intent, at: T.t0)
+                _ = try await tx.recordIntent(intent, at: T.t0)
             }
-            _ = try tx.recordIntent(.sample("other", account: "bob"), at: T.t0)
-            _ = try tx.markDone(key: "k3", remoteID: nil, at: T.at(1))
-            _ = try tx.markFailed(key: "k4", reason: "gone", retryAt: nil, at: T.at(1))
+            _ = try await tx.recordIntent(.sample("other", account: "bob"), at: T.t0)
+            _ = try await tx.markDone(key: "k3", remoteID: nil, at: T.at(1))
+            _ = try await tx.markFailed(key: "k4", reason: "gone", retryAt: nil, at: T.at(1))
             let actions: Set<String> = ["comment", "upvote_post", "post", "downvote_post"]
-            let targets = try tx.journalTargets(account: "alice", actions: actions)
-            _ = try tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(5))
-            return (targets, try tx.journalTargets(account: "alice", actions: actions))
+            let targets = try await tx.journalTargets(account: "alice", actions: actions)
+            _ = try await tx.pruneJournal(account: "alice", doneCreatedBefore: T.at(5))
+            return (targets, try await tx.journalTargets(account: "alice", actions: actions))
         }
         #expect(targets == ["comment": ["p1", "p2"], "upvote_post": ["p3"]])
         #expect(afterPrune == ["comment": ["p1"], "upvote_post": ["p3"]])
@@ -110,7 +110,7 @@ import Testing
                 var results: [String] = []
                 for (index, operation) in operations.enumerated() {
                     if index == failAfter { throw Boom() }
-                    results.append(try operation.apply(tx))
+                    results.append(try await operation.apply(tx))
                 }
                 return results.joined(separator: "; ")
             }
@@ -127,48 +127,58 @@ import Testing
             var lines: [String] = []
             let now = T.at(Double(step))
             for account in Domain.accounts {
-                lines.append("limiter \(try Domain.keys.map { try reader.limiterState(account: account, key: $0) })")
-                lines.append("hints \(try reader.limitHints(account: account))")
+                var states: [Data?] = []
+                for key in Domain.keys { states.append(try await reader.limiterState(account: account, key: key)) }
+                lines.append("limiter \(states)")
+                lines.append("hints \(try await reader.limitHints(account: account))")
                 lines.append(
-                    "journal \(try reader.journalEntries(account: account, states: Set(JournalState.allCases)))")
-                lines.append("pending \(try reader.pendingJournalEntries(account: account).map(\.key))")
-                lines.append("uncertain \(try reader.uncertainJournalEntries(account: account).map(\.key))")
+                    "journal \(try await reader.journalEntries(account: account, states: Set(JournalState.allCases)))")
+                lines.append("pending \(try await reader.pendingJournalEntries(account: account).map(\.key))")
+                lines.append("uncertain \(try await reader.uncertainJournalEntries(account: account).map(\.key))")
                 lines.append(
-                    "failed+done \(try reader.journalEntries(account: account, states: [.failed, .done]).map(\.key))")
-                let targets = try reader.journalTargets(account: account, actions: Set(Domain.actions))
+                    "failed+done \(try await reader.journalEntries(account: account, states: [.failed, .done]).map(\.key))"
+                )
+                let targets = try await reader.journalTargets(account: account, actions: Set(Domain.actions))
                 lines.append("targets \(targets.mapValues { $0.sorted() }.sorted { $0.key < $1.key })")
                 for kind in DedupKind.allCases {
                     for target in Domain.targets {
-                        lines.append("dedup \(try reader.dedupRecords(account: account, kind: kind, target: target))")
+                        lines.append(
+                            "dedup \(try await reader.dedupRecords(account: account, kind: kind, target: target))")
                     }
                     for value in [nil] + Domain.values {
-                        let found = try reader.dedupTargets(account: account, kind: kind, value: value).sorted()
+                        let found = try await reader.dedupTargets(account: account, kind: kind, value: value).sorted()
                         lines.append("dedupTargets \(kind) \(value ?? "-") \(found)")
                     }
                 }
-                lines.append("pauses \(try reader.pauses(account: account))")
-                lines.append("active \(try reader.activePauses(account: account, at: now).map(\.kind))")
+                lines.append("pauses \(try await reader.pauses(account: account))")
+                lines.append("active \(try await reader.activePauses(account: account, at: now).map(\.kind))")
                 for status in [nil] + ChallengeStatus.allCases {
-                    lines.append("challenges \(try reader.challenges(account: account, status: status, limit: 3))")
+                    lines.append(
+                        "challenges \(try await reader.challenges(account: account, status: status, limit: 3))")
                 }
-                lines.append("lease \(try reader.lease(account: account).map { "\($0)" } ?? "-")")
-                lines.append(
-                    "holds \(try Domain.holders.map { try reader.holdsLease(account: account, holder: $0, now: now) })")
+                lines.append("lease \(try await reader.lease(account: account).map { "\($0)" } ?? "-")")
+                var holds: [Bool] = []
+                for holder in Domain.holders {
+                    holds.append(try await reader.holdsLease(account: account, holder: holder, now: now))
+                }
+                lines.append("holds \(holds)")
             }
             for key in Domain.journalKeys {
-                lines.append("entry \(try reader.journalEntry(key: key).map { "\($0)" } ?? "-")")
+                lines.append("entry \(try await reader.journalEntry(key: key).map { "\($0)" } ?? "-")")
             }
             for code in Domain.codes {
-                lines.append("challenge \(try reader.challenge(code: code).map { "\($0)" } ?? "-")")
+                lines.append("challenge \(try await reader.challenge(code: code).map { "\($0)" } ?? "-")")
             }
             for recipe in Domain.keys {
                 for job in Domain.keys {
-                    lines.append("cursor \(try reader.scheduleCursor(recipe: recipe, job: job).map { "\($0)" } ?? "-")")
-                    lines.append("queue \(try reader.queuePosition(recipe: recipe, queue: job).map { "\($0)" } ?? "-")")
+                    lines.append(
+                        "cursor \(try await reader.scheduleCursor(recipe: recipe, job: job).map { "\($0)" } ?? "-")")
+                    lines.append(
+                        "queue \(try await reader.queuePosition(recipe: recipe, queue: job).map { "\($0)" } ?? "-")")
                 }
             }
-            lines.append("heartbeats \(try reader.heartbeats())")
-            lines.append("accounts \(try reader.knownAccounts())")
+            lines.append("heartbeats \(try await reader.heartbeats())")
+            lines.append("accounts \(try await reader.knownAccounts())")
             return lines.joined(separator: "\n")
         }
     }
@@ -285,59 +295,65 @@ enum Operation: CustomStringConvertible {
     }
 
     /// Applies the operation; its result as text.
-    func apply(_ tx: any StateTransaction) throws -> String {
+    func apply(_ tx: any StateTransaction) async throws -> String {
         switch self {
         case .limiter(let account, let key, let data):
             if let data {
-                try tx.setLimiterState(data, account: account, key: key, at: T.t0)
+                try await tx.setLimiterState(data, account: account, key: key, at: T.t0)
             } else {
-                try tx.removeLimiterState(account: account, key: key)
+                try await tx.removeLimiterState(account: account, key: key)
             }
             return "ok"
         case .hint(let hint, let remove):
             if remove {
-                try tx.removeLimitHint(account: hint.account, limitClass: hint.limitClass)
+                try await tx.removeLimitHint(account: hint.account, limitClass: hint.limitClass)
             } else {
-                try tx.setLimitHint(hint)
+                try await tx.setLimitHint(hint)
             }
             return "ok"
         case .cursor(let recipe, let job, let at):
-            try tx.setScheduleCursor(recipe: recipe, job: job, lastFired: at, at: at)
+            try await tx.setScheduleCursor(recipe: recipe, job: job, lastFired: at, at: at)
             return "ok"
         case .queue(let recipe, let queue, let position):
-            try tx.setQueuePosition(position, recipe: recipe, queue: queue)
+            try await tx.setQueuePosition(position, recipe: recipe, queue: queue)
             return "ok"
-        case .intent(let intent, let at): return "\(try tx.recordIntent(intent, at: at))"
-        case .sent(let key, let at): return "\(try tx.markSent(key: key, at: at))"
-        case .done(let key, let remoteID, let at): return "\(try tx.markDone(key: key, remoteID: remoteID, at: at))"
+        case .intent(let intent, let at): return "\(try await tx.recordIntent(intent, at: at))"
+        case .sent(let key, let at): return "\(try await tx.markSent(key: key, at: at))"
+        case .done(let key, let remoteID, let at):
+            return "\(try await tx.markDone(key: key, remoteID: remoteID, at: at))"
         case .failed(let key, let retryAt, let at):
-            return "\(try tx.markFailed(key: key, reason: "f", retryAt: retryAt, at: at))"
-        case .uncertain(let key, let at): return "\(try tx.markUncertain(key: key, reason: "u", at: at))"
+            return "\(try await tx.markFailed(key: key, reason: "f", retryAt: retryAt, at: at))"
+        case .uncertain(let key, let at): return "\(try await tx.markUncertain(key: key, reason: "u", at: at))"
         case .prune(let account, let before):
-            return "\(try tx.pruneJournal(account: account, doneCreatedBefore: before))"
+            return "\(try await tx.pruneJournal(account: account, doneCreatedBefore: before))"
         case .dedup(let record):
-            try tx.recordDedup(record)
+            try await tx.recordDedup(record)
             return "ok"
         case .removeDedup(let account, let kind, let target):
-            try tx.removeDedup(account: account, kind: kind, target: target)
+            try await tx.removeDedup(account: account, kind: kind, target: target)
             return "ok"
         case .pause(let pause, let clear):
-            if clear { try tx.clearPause(account: pause.account, kind: pause.kind) } else { try tx.setPause(pause) }
+            if clear {
+                try await tx.clearPause(account: pause.account, kind: pause.kind)
+            } else {
+                try await tx.setPause(pause)
+            }
             return "ok"
-        case .challenge(let challenge): return "\(try tx.recordChallenge(challenge))"
-        case .attempt(let code, let at): return "\(try tx.recordChallengeAttempt(code: code, at: at))"
+        case .challenge(let challenge): return "\(try await tx.recordChallenge(challenge))"
+        case .attempt(let code, let at): return "\(try await tx.recordChallengeAttempt(code: code, at: at))"
         case .resolve(let code, let status, let at):
-            return "\(try tx.resolveChallenge(code: code, status: status, at: at))"
+            return "\(try await tx.resolveChallenge(code: code, status: status, at: at))"
         case .acquire(let account, let holder, let at, let ttl):
-            return "\(try tx.acquireLease(account: account, holder: holder, now: at, ttl: ttl))"
+            return "\(try await tx.acquireLease(account: account, holder: holder, now: at, ttl: ttl))"
         case .renew(let account, let holder, let at, let ttl):
-            return "\(try tx.renewLease(account: account, holder: holder, now: at, ttl: ttl).map { "\($0)" } ?? "nil")"
-        case .release(let account, let holder): return "\(try tx.releaseLease(account: account, holder: holder))"
+            return
+                "\(try await tx.renewLease(account: account, holder: holder, now: at, ttl: ttl).map { "\($0)" } ?? "nil")"
+        case .release(let account, let holder): return "\(try await tx.releaseLease(account: account, holder: holder))"
         case .heartbeat(let heartbeat, let remove):
             if remove {
-                try tx.removeHeartbeat(holder: heartbeat.holder)
+                try await tx.removeHeartbeat(holder: heartbeat.holder)
             } else {
-                try tx.recordHeartbeat(heartbeat)
+                try await tx.recordHeartbeat(heartbeat)
             }
             return "ok"
         }

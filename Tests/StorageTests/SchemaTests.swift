@@ -11,7 +11,7 @@ import Testing
         let file = try StoreFile()
         defer { file.remove() }
         let store = try await file.open()
-        let accounts = try await store.read { try $0.knownAccounts() }
+        let accounts = try await store.read { try await $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
         #expect(applied == ["v1", "v2", "v3"])
@@ -38,15 +38,15 @@ import Testing
         }
         try queue.close()
         let store = try await file.open()
-        let pauses = try await store.read { try $0.pauses(account: "a") }
+        let pauses = try await store.read { try await $0.pauses(account: "a") }
         #expect(pauses.map(\.kind) == [.suspended])
         #expect(pauses.first?.reason == "suspended by the server")
-        let challenge = try await store.read { try $0.challenge(code: "c1") }
+        let challenge = try await store.read { try await $0.challenge(code: "c1") }
         #expect(challenge?.text == "two plus two")
         #expect(challenge?.answerPath == nil)
         let refused = AccountPause(account: "a", kind: .keyRefused, until: nil, reason: "key refused", createdAt: .now)
-        try await store.transaction { try $0.setPause(refused) }
-        #expect(try await store.read { try $0.pauses(account: "a") }.count == 2)
+        try await store.transaction { try await $0.setPause(refused) }
+        #expect(try await store.read { try await $0.pauses(account: "a") }.count == 2)
     }
 
     /// Data written before closing is there after reopening.
@@ -56,16 +56,16 @@ import Testing
         do {
             let store = try await file.open()
             try await store.transaction { tx in
-                try tx.setScheduleCursor(recipe: "daily", job: "greet", lastFired: T.at(60), at: T.at(61))
-                try tx.setLimiterState(Data([1, 2, 3]), account: "alice", key: "limiter", at: T.at(61))
+                try await tx.setScheduleCursor(recipe: "daily", job: "greet", lastFired: T.at(60), at: T.at(61))
+                try await tx.setLimiterState(Data([1, 2, 3]), account: "alice", key: "limiter", at: T.at(61))
             }
             try store.close()
         }
         let store = try await file.open()
         let (cursor, ledger) = try await store.read {
             (
-                try $0.scheduleCursor(recipe: "daily", job: "greet"),
-                try $0.limiterState(account: "alice", key: "limiter")
+                try await $0.scheduleCursor(recipe: "daily", job: "greet"),
+                try await $0.limiterState(account: "alice", key: "limiter")
             )
         }
         #expect(cursor == T.at(60))

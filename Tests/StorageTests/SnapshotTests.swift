@@ -35,7 +35,7 @@ import Testing
 
         let reopened = try await file.open()
         let (real, absent) = try await reopened.read {
-            (try $0.journalEntry(key: "k1")?.state, try $0.journalEntry(key: "k2"))
+            (try await $0.journalEntry(key: "k1")?.state, try await $0.journalEntry(key: "k2"))
         }
         #expect(real == .intent)
         #expect(absent == nil)

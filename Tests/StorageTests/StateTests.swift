@@ -12,21 +12,22 @@ import Testing
             account: "alice", limitClass: "post", notBefore: T.at(1_800), source: "retry_after_minutes",
             detail: "30 min", recordedAt: T.t0)
         try await store.transaction { tx in
-            try tx.setLimiterState(Data([1]), account: "alice", key: "limiter", at: T.t0)
-            try tx.setLimiterState(Data([2]), account: "alice", key: "limiter", at: T.at(1))
-            try tx.setLimiterState(Data([3]), account: "bob", key: "limiter", at: T.at(1))
-            try tx.setLimitHint(hint)
+            try await tx.setLimiterState(Data([1]), account: "alice", key: "limiter", at: T.t0)
+            try await tx.setLimiterState(Data([2]), account: "alice", key: "limiter", at: T.at(1))
+            try await tx.setLimiterState(Data([3]), account: "bob", key: "limiter", at: T.at(1))
+            try await tx.setLimitHint(hint)
             var later = hint
             later.limitClass = "comment"
             later.notBefore = T.at(20)
-            try tx.setLimitHint(later)
-            try tx.removeLimitHint(account: "alice", limitClass: "comment")
+            try await tx.setLimitHint(later)
+            try await tx.removeLimitHint(account: "alice", limitClass: "comment")
         }
         let (alice, bob, missing, hints) = try await store.read { reader in
             (
-                try reader.limiterState(account: "alice", key: "limiter"),
-                try reader.limiterState(account: "bob", key: "limiter"),
-                try reader.limiterState(account: "carol", key: "limiter"), try reader.limitHints(account: "alice")
+                try await reader.limiterState(account: "alice", key: "limiter"),
+                try await reader.limiterState(account: "bob", key: "limiter"),
+                try await reader.limiterState(account: "carol", key: "limiter"),
+                try await reader.limitHints(account: "alice")
             )
         }
         #expect(alice == Data([2]) && bob == Data([3]) && missing == nil)
@@ -37,16 +38,17 @@ import Testing
     @Test func cursorsAndQueues() async throws {
         let store = try SQLiteStateStore.inMemory()
         try await store.transaction { tx in
-            try tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.at(10), at: T.at(11))
-            try tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.at(20), at: T.at(21))
-            try tx.setQueuePosition(
+            try await tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.at(10), at: T.at(11))
+            try await tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.at(20), at: T.at(21))
+            try await tx.setQueuePosition(
                 QueuePosition(next: 3, lastItem: "h2", updatedAt: T.at(21)), recipe: "r", queue: "q.txt")
         }
         let (cursor, other, position, none) = try await store.read { reader in
             (
-                try reader.scheduleCursor(recipe: "r", job: "a"), try reader.scheduleCursor(recipe: "r", job: "b"),
-                try reader.queuePosition(recipe: "r", queue: "q.txt"),
-                try reader.queuePosition(recipe: "s", queue: "q.txt")
+                try await reader.scheduleCursor(recipe: "r", job: "a"),
+                try await reader.scheduleCursor(recipe: "r", job: "b"),
+                try await reader.queuePosition(recipe: "r", queue: "q.txt"),
+                try await reader.queuePosition(recipe: "s", queue: "q.txt")
             )
         }
         #expect(cursor == T.at(20) && other == nil && none == nil)
@@ -57,19 +59,21 @@ import Testing
     @Test func dedupFacts() async throws {
         let store = try SQLiteStateStore.inMemory()
         let (direction, hashes, follows, afterUnfollow) = try await store.transaction { tx in
-            try tx.recordDedup(DedupRecord(account: "a", kind: .postVote, target: "p1", value: "up", recordedAt: T.t0))
-            try tx.recordDedup(
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .postVote, target: "p1", value: "up", recordedAt: T.t0))
+            try await tx.recordDedup(
                 DedupRecord(account: "a", kind: .postVote, target: "p1", value: "down", recordedAt: T.at(1)))
-            try tx.recordDedup(DedupRecord(account: "a", kind: .comment, target: "p1", value: "h1", recordedAt: T.t0))
-            try tx.recordDedup(
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .comment, target: "p1", value: "h1", recordedAt: T.t0))
+            try await tx.recordDedup(
                 DedupRecord(account: "a", kind: .comment, target: "p1", value: "h2", recordedAt: T.at(1)))
-            try tx.recordDedup(DedupRecord(account: "a", kind: .follow, target: "bob", recordedAt: T.t0))
-            let follows = try tx.hasDedupRecord(account: "a", kind: .follow, target: "bob")
-            try tx.removeDedup(account: "a", kind: .follow, target: "bob")
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .follow, target: "bob", recordedAt: T.t0))
+            let follows = try await tx.hasDedupRecord(account: "a", kind: .follow, target: "bob")
+            try await tx.removeDedup(account: "a", kind: .follow, target: "bob")
             return (
-                try tx.vote(account: "a", kind: .postVote, target: "p1"),
-                try tx.dedupRecords(account: "a", kind: .comment, target: "p1").map(\.value), follows,
-                try tx.hasDedupRecord(account: "a", kind: .follow, target: "bob")
+                try await tx.vote(account: "a", kind: .postVote, target: "p1"),
+                try await tx.dedupRecords(account: "a", kind: .comment, target: "p1").map(\.value), follows,
+                try await tx.hasDedupRecord(account: "a", kind: .follow, target: "bob")
             )
         }
         #expect(direction == "down")
@@ -81,15 +85,17 @@ import Testing
     @Test func pauses() async throws {
         let store = try SQLiteStateStore.inMemory()
         let (active, later, all) = try await store.transaction { tx in
-            try tx.setPause(
+            try await tx.setPause(
                 AccountPause(account: "a", kind: .suspended, until: T.at(100), reason: "403", createdAt: T.t0))
-            try tx.setPause(
+            try await tx.setPause(
                 AccountPause(account: "a", kind: .authBreaker, until: nil, reason: "401×3", createdAt: T.t0))
-            try tx.setPause(AccountPause(account: "a", kind: .manual, until: T.at(5), reason: "op", createdAt: T.t0))
-            try tx.clearPause(account: "a", kind: .manual)
+            try await tx.setPause(
+                AccountPause(account: "a", kind: .manual, until: T.at(5), reason: "op", createdAt: T.t0))
+            try await tx.clearPause(account: "a", kind: .manual)
             return (
-                try tx.activePauses(account: "a", at: T.at(50)).map(\.kind),
-                try tx.activePauses(account: "a", at: T.at(100)).map(\.kind), try tx.pauses(account: "a").count
+                try await tx.activePauses(account: "a", at: T.at(50)).map(\.kind),
+                try await tx.activePauses(account: "a", at: T.at(100)).map(\.kind),
+                try await tx.pauses(account: "a").count
             )
         }
         #expect(active == [.authBreaker, .suspended])
@@ -101,23 +107,24 @@ import Testing
     @Test func challenges() async throws {
         let store = try SQLiteStateStore.inMemory()
         let (first, again, attempted, solved, open, recent) = try await store.transaction { tx in
-            _ = try tx.recordIntent(.sample("k1"), at: T.t0)
+            _ = try await tx.recordIntent(.sample("k1"), at: T.t0)
             let challenge = StoredChallenge(
                 code: "moltbook_verify_1", account: "a", text: "lobster math", expiresAt: T.at(300),
                 contentType: "comment", contentID: "c1", journalKey: "k1", createdAt: T.t0)
-            let first = try tx.recordChallenge(challenge)
+            let first = try await tx.recordChallenge(challenge)
             var changed = challenge
             changed.text = "other"
-            let again = try tx.recordChallenge(changed)
-            let attempted = try tx.recordChallengeAttempt(code: challenge.code, at: T.at(5))
+            let again = try await tx.recordChallenge(changed)
+            let attempted = try await tx.recordChallengeAttempt(code: challenge.code, at: T.at(5))
             var second = challenge
             second.code = "moltbook_verify_2"
             second.createdAt = T.at(10)
-            _ = try tx.recordChallenge(second)
-            let solved = try tx.resolveChallenge(code: challenge.code, status: .solved, at: T.at(6))
+            _ = try await tx.recordChallenge(second)
+            let solved = try await tx.resolveChallenge(code: challenge.code, status: .solved, at: T.at(6))
             return (
-                first, again, attempted, solved, try tx.challenges(account: "a", status: .open, limit: 10).map(\.code),
-                try tx.challenges(account: "a", status: nil, limit: 10).map(\.code)
+                first, again, attempted, solved,
+                try await tx.challenges(account: "a", status: .open, limit: 10).map(\.code),
+                try await tx.challenges(account: "a", status: nil, limit: 10).map(\.code)
             )
         }
         #expect(first.status == .open && first.attempts == 0 && first.journalKey == "k1")
@@ -134,8 +141,8 @@ import Testing
         try await store.recordHeartbeat(Heartbeat(holder: "h1", startedAt: T.t0, lastTick: T.at(1), detail: "daemon"))
         try await store.recordHeartbeat(Heartbeat(holder: "h1", startedAt: T.t0, lastTick: T.at(9), detail: "daemon"))
         try await store.recordHeartbeat(Heartbeat(holder: "h2", startedAt: T.t0, lastTick: T.at(2)))
-        try await store.transaction { try $0.removeHeartbeat(holder: "h2") }
-        let beats = try await store.read { try $0.heartbeats() }
+        try await store.transaction { try await $0.removeHeartbeat(holder: "h2") }
+        let beats = try await store.read { try await $0.heartbeats() }
         #expect(beats == [Heartbeat(holder: "h1", startedAt: T.t0, lastTick: T.at(9), detail: "daemon")])
     }
 
@@ -146,14 +153,17 @@ import Testing
         let store = try await file.open()
         await #expect(throws: Boom.self) {
             try await store.transaction { tx in
-                _ = try tx.recordIntent(.sample(), at: T.t0)
-                try tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.t0, at: T.t0)
-                _ = try tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+                _ = try await tx.recordIntent(.sample(), at: T.t0)
+                try await tx.setScheduleCursor(recipe: "r", job: "a", lastFired: T.t0, at: T.t0)
+                _ = try await tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
                 throw Boom()
             }
         }
         let (entry, cursor, accounts) = try await store.read {
-            (try $0.journalEntry(key: "k1"), try $0.scheduleCursor(recipe: "r", job: "a"), try $0.knownAccounts())
+            (
+                try await $0.journalEntry(key: "k1"), try await $0.scheduleCursor(recipe: "r", job: "a"),
+                try await $0.knownAccounts()
+            )
         }
         #expect(entry == nil && cursor == nil && accounts.isEmpty)
     }
@@ -162,12 +172,13 @@ import Testing
     @Test func knownAccounts() async throws {
         let store = try SQLiteStateStore.inMemory()
         try await store.transaction { tx in
-            _ = try tx.recordIntent(.sample(account: "carol"), at: T.t0)
-            _ = try tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 1)
-            try tx.setLimiterState(Data(), account: "bob", key: "x", at: T.t0)
-            try tx.setPause(AccountPause(account: "alice", kind: .manual, until: nil, reason: "", createdAt: T.t0))
+            _ = try await tx.recordIntent(.sample(account: "carol"), at: T.t0)
+            _ = try await tx.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 1)
+            try await tx.setLimiterState(Data(), account: "bob", key: "x", at: T.t0)
+            try await tx.setPause(
+                AccountPause(account: "alice", kind: .manual, until: nil, reason: "", createdAt: T.t0))
         }
-        #expect(try await store.read { try $0.knownAccounts() } == ["alice", "bob", "carol"])
+        #expect(try await store.read { try await $0.knownAccounts() } == ["alice", "bob", "carol"])
     }
 }
 
@@ -177,15 +188,17 @@ extension StateTests {
         let store = try SQLiteStateStore.inMemory()
         let (up, any, comments) = try await store.transaction { tx in
             for (target, value) in [("p1", "up"), ("p2", "down"), ("p3", "up")] {
-                try tx.recordDedup(
+                try await tx.recordDedup(
                     DedupRecord(account: "a", kind: .postVote, target: target, value: value, recordedAt: T.t0))
             }
-            try tx.recordDedup(DedupRecord(account: "a", kind: .comment, target: "p1", value: "h1", recordedAt: T.t0))
-            try tx.recordDedup(DedupRecord(account: "a", kind: .comment, target: "p1", value: "h2", recordedAt: T.t0))
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .comment, target: "p1", value: "h1", recordedAt: T.t0))
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .comment, target: "p1", value: "h2", recordedAt: T.t0))
             return (
-                try tx.dedupTargets(account: "a", kind: .postVote, value: "up"),
-                try tx.dedupTargets(account: "a", kind: .postVote, value: nil),
-                try tx.dedupTargets(account: "a", kind: .comment, value: nil)
+                try await tx.dedupTargets(account: "a", kind: .postVote, value: "up"),
+                try await tx.dedupTargets(account: "a", kind: .postVote, value: nil),
+                try await tx.dedupTargets(account: "a", kind: .comment, value: nil)
             )
         }
         #expect(up == ["p1", "p3"])

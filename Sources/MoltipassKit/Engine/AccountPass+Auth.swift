@@ -114,7 +114,7 @@ extension AccountPass {
             let current = made.apiKey?.fingerprint, current != refused
         else { return false }
         let agent = agent
-        _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .keyRefused) }
+        _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .keyRefused) }
         logger.info("a new key was stored; key_refused pause lifted", metadata: ["agent": "\(agent)"])
         return true
     }
@@ -123,7 +123,7 @@ extension AccountPass {
     func storePause(_ kind: PauseKind, until: Date, reason: String) async {
         let pause = AccountPause(account: agent, kind: kind, until: until, reason: reason, createdAt: now)
         do {
-            try await store.transaction { try $0.setPause(pause) }
+            try await store.transaction { try await $0.setPause(pause) }
         } catch {
             logger.error("could not store a pause", metadata: ["agent": "\(agent)", "error": "\(error)"])
         }
@@ -133,7 +133,7 @@ extension AccountPass {
     func nextPauseLength(_ kind: PauseKind, first: TimeInterval, max longest: TimeInterval) async -> TimeInterval {
         let agent = agent
         let previous = try? await store.read { reader in
-            try reader.pauses(account: agent).first { $0.kind == kind }
+            try await reader.pauses(account: agent).first { $0.kind == kind }
         }
         return previous.flatMap { $0 }.flatMap { pause in pause.until.map { $0.timeIntervalSince(pause.createdAt) } }
             .map { min($0 * 2, longest) } ?? first
@@ -158,7 +158,7 @@ extension AccountPass {
         guard breakerWasOpen else { return }
         breakerWasOpen = false
         let agent = agent
-        _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .authBreaker) }
+        _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .authBreaker) }
         logger.info("auth breaker closed: a write went through", metadata: ["agent": "\(agent)"])
     }
 
@@ -186,7 +186,7 @@ extension AccountPass {
     func pause(_ kind: PauseKind, until: Date, reason: String, into report: inout RunReport) async {
         let pause = AccountPause(account: agent, kind: kind, until: until, reason: reason, createdAt: now)
         do {
-            try await store.transaction { try $0.setPause(pause) }
+            try await store.transaction { try await $0.setPause(pause) }
         } catch {
             report.transientFailures += 1
         }

@@ -28,7 +28,8 @@ extension AccountPass {
         let agent = agent
         let open: [StoredChallenge]
         do {
-            open = try await store.read { try $0.challenges(account: agent, status: .open, limit: 100) }.reversed()
+            open = try await store.read { try await $0.challenges(account: agent, status: .open, limit: 100) }
+                .reversed()
         } catch {
             report.transientFailures += 1
             return .waiting(until: nil, reason: "state store failed: \(error)")
@@ -75,7 +76,7 @@ extension AccountPass {
             // Counted before it leaves: a crash after sending never allows one answer too many.
             do {
                 _ = try await store.transaction { [code = challenge.code, now] in
-                    try $0.recordChallengeAttempt(code: code, at: now)
+                    try await $0.recordChallengeAttempt(code: code, at: now)
                 }
             } catch {
                 limiter.cancel(.verify, reservedAt: now)
@@ -91,7 +92,7 @@ extension AccountPass {
                 switch response.value {
                 case .verified:
                     _ = try? await store.transaction { [code = challenge.code, now] in
-                        try $0.resolveChallenge(code: code, status: .solved, at: now)
+                        try await $0.resolveChallenge(code: code, status: .solved, at: now)
                     }
                     report.items.append(challengeItem(challenge, .done, "answered \(answer): verified"))
                     logger.info(
@@ -117,7 +118,7 @@ extension AccountPass {
                 case .notFound:
                     // The server does not know the code: nothing is owed, nothing to pause for.
                     _ = try? await store.transaction { [code = challenge.code, now] in
-                        try $0.resolveChallenge(code: code, status: .expired, at: now)
+                        try await $0.resolveChallenge(code: code, status: .expired, at: now)
                     }
                     report.items.append(challengeItem(challenge, .skipped, "the server does not know this code"))
                     return .clear
@@ -163,15 +164,15 @@ extension AccountPass {
         let streak: Int
         do {
             streak = try await store.transaction { [code = challenge.code] transaction in
-                _ = try transaction.resolveChallenge(code: code, status: status, at: now)
-                let streak = try Self.failureStreak(account: agent, in: transaction)
+                _ = try await transaction.resolveChallenge(code: code, status: status, at: now)
+                let streak = try await Self.failureStreak(account: agent, in: transaction)
                 let stopped = streak >= stopAfter
                 let pauseReason =
                     stopped
                     ? "\(streak) verification challenges failed in a row (\(reason)); writes stopped until an "
                         + "operator runs `moltipass resume \(agent)` (ten failures in a row suspend the account)"
                     : reason
-                try transaction.setPause(
+                try await transaction.setPause(
                     AccountPause(
                         account: agent, kind: .challengeFailed, until: stopped ? nil : timed, reason: pauseReason,
                         createdAt: now))
@@ -200,11 +201,11 @@ extension AccountPass {
 
     /// The account's failed or expired challenges in a row, newest first, back to the last solved
     /// one or the last `moltipass resume` (the server counts declines that let a code expire too).
-    static func failureStreak(account: String, in reader: any StateReader) throws -> Int {
-        let resumed = try reader.limiterState(account: account, key: ResumeMarker.stateKey)
+    static func failureStreak(account: String, in reader: any StateReader) async throws -> Int {
+        let resumed = try await reader.limiterState(account: account, key: ResumeMarker.stateKey)
             .flatMap(ResumeMarker.date(stored:))
         var streak = 0
-        for challenge in try reader.challenges(account: account, status: nil, limit: 50) {
+        for challenge in try await reader.challenges(account: account, status: nil, limit: 50) {
             if let resumed, challenge.updatedAt < resumed { break }
             switch challenge.status {
             case .failed, .expired: streak += 1

@@ -7,7 +7,7 @@ extension AccountPass {
     /// Lists pending entries as deferred (the account is paused).
     func reportPending(into report: inout RunReport, reason: String, until: Date?) async {
         let agent = agent
-        let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+        let entries = (try? await store.read { try await $0.pendingJournalEntries(account: agent) }) ?? []
         for entry in entries {
             let summary = entry.payload.flatMap(PlannedWrite.init(payload:))?.summary
             report.items.append(item(entry, summary ?? entry.action, .deferred, reason, until))
@@ -56,9 +56,9 @@ extension AccountPass {
         let content = contentRecord(write, key: entry.key)
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
-                _ = try transaction.markSent(key: key, at: now)
-                try transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
-                if let content { try transaction.recordContent(content) }
+                _ = try await transaction.markSent(key: key, at: now)
+                try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
+                if let content { try await transaction.recordContent(content) }
             }
             storedLimiter = limiterState
             remember(limiter, as: limiterState)
@@ -209,17 +209,17 @@ extension AccountPass {
         let (limiterData, info) = limiterWrites()
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
-                if let stored { _ = try transaction.recordChallenge(stored) }
-                _ = try transaction.markDone(key: key, remoteID: remoteID, at: now)
-                if let fact { try transaction.recordDedup(fact) }
-                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
+                if let stored { _ = try await transaction.recordChallenge(stored) }
+                _ = try await transaction.markDone(key: key, remoteID: remoteID, at: now)
+                if let fact { try await transaction.recordDedup(fact) }
+                try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
             self.stored(limiterData, info)
         } catch {
             // The write happened; if even this fails, the entry stays `sent` and the next pass
             // reconciles it by reading back. The challenge, if any, must not be lost: try alone.
             logger.error("could not journal a done write", metadata: ["agent": "\(agent)", "error": "\(error)"])
-            if let stored { _ = try? await store.transaction { try $0.recordChallenge(stored) } }
+            if let stored { _ = try? await store.transaction { try await $0.recordChallenge(stored) } }
         }
     }
 

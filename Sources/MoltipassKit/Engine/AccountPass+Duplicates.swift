@@ -49,9 +49,9 @@ extension AccountPass {
         let from = cached.map { max($0.through, since) } ?? since
         let read = try? await store.read { reader in
             (
-                try reader.contentRecords(account: agent, since: from),
-                try reader.pendingJournalEntries(account: agent),
-                try reader.limiterState(account: agent, key: PendingWrites.ledgerGenerationKey)
+                try await reader.contentRecords(account: agent, since: from),
+                try await reader.pendingJournalEntries(account: agent),
+                try await reader.limiterState(account: agent, key: PendingWrites.ledgerGenerationKey)
             )
         }
         var ledger: Runner.LedgerSightings
@@ -62,7 +62,7 @@ extension AccountPass {
             ledger = Runner.LedgerSightings(generation: read?.2)
             if cached != nil {
                 // The ledger lost a record since: read it whole again.
-                records = (try? await store.read { try $0.contentRecords(account: agent, since: since) }) ?? []
+                records = (try? await store.read { try await $0.contentRecords(account: agent, since: since) }) ?? []
             }
         }
         records += await seedFromServer().filter { $0.recordedAt >= since }
@@ -147,7 +147,7 @@ extension AccountPass {
     /// or cannot be done now (then tried again on a later pass, before a later write).
     func seedFromServer() async -> [ContentRecord] {
         let agent = agent
-        let seeded = (try? await store.read { try $0.limiterState(account: agent, key: Self.seededKey) }) ?? nil
+        let seeded = (try? await store.read { try await $0.limiterState(account: agent, key: Self.seededKey) }) ?? nil
         guard seeded == nil, let client = await requireClient() else { return [] }
         guard case .allowed = limiter.reserve([.read], at: now) else { return [] }
         var posts: [Post] = []
@@ -183,8 +183,8 @@ extension AccountPass {
         let (stored, now) = (records, now)
         do {
             try await store.transaction { transaction in
-                for record in stored { try transaction.recordContent(record) }
-                try transaction.setLimiterState(Data("{}".utf8), account: agent, key: Self.seededKey, at: now)
+                for record in stored { try await transaction.recordContent(record) }
+                try await transaction.setLimiterState(Data("{}".utf8), account: agent, key: Self.seededKey, at: now)
             }
         } catch {
             logger.error("could not store the seeded content ledger", metadata: ["agent": "\(agent)"])

@@ -47,7 +47,7 @@ extension AccountPass {
             if mustProbeKey {
                 mustProbeKey = false
                 let agent = agent
-                _ = try? await store.transaction { try $0.clearPause(account: agent, kind: .keyRefused) }
+                _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .keyRefused) }
                 logger.info("the key works again; key_refused pause lifted", metadata: ["agent": "\(agent)"])
             }
         } catch {

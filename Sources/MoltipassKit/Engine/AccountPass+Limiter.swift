@@ -17,8 +17,8 @@ extension AccountPass {
     func loadLimiter() async {
         let stored = try? await store.read { [agent] reader in
             (
-                try reader.limiterState(account: agent, key: "limiter"),
-                try reader.limiterState(account: agent, key: "account")
+                try await reader.limiterState(account: agent, key: "limiter"),
+                try await reader.limiterState(account: agent, key: "account")
             )
         }
         applyStored(limiter: stored?.0, account: stored?.1)
@@ -60,7 +60,7 @@ extension AccountPass {
         let (agent, now) = (agent, now)
         do {
             try await store.transaction { transaction in
-                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
+                try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
             stored(limiterData, info)
         } catch {
@@ -87,9 +87,9 @@ extension AccountPass {
     /// Writes what `limiterWrites()` gave (either may be nil: unchanged) in `transaction`.
     static func write(
         limiter: Data?, info: Data?, account: String, at now: Date, in transaction: any StateTransaction
-    ) throws {
-        if let limiter { try transaction.setLimiterState(limiter, account: account, key: "limiter", at: now) }
-        if let info { try transaction.setLimiterState(info, account: account, key: "account", at: now) }
+    ) async throws {
+        if let limiter { try await transaction.setLimiterState(limiter, account: account, key: "limiter", at: now) }
+        if let info { try await transaction.setLimiterState(info, account: account, key: "account", at: now) }
     }
 
     /// Notes what `limiterWrites()` gave as stored.

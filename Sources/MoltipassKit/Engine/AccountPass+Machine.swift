@@ -64,7 +64,7 @@ extension AccountPass {
             await reportPending(into: &report, reason: reason, until: until)
         case .readPending:
             let agent = agent
-            let entries = (try? await store.read { try $0.pendingJournalEntries(account: agent) }) ?? []
+            let entries = (try? await store.read { try await $0.pendingJournalEntries(account: agent) }) ?? []
             for entry in entries {
                 journalContext[entry.key] = (recipes.displayName(entry.recipe, job: entry.job), entry.job)
             }
@@ -107,18 +107,18 @@ extension AccountPass {
         do {
             try await store.transaction { transaction in
                 for commit in journal.commits {
-                    for intent in commit.intents { _ = try transaction.recordIntent(intent, at: now) }
+                    for intent in commit.intents { _ = try await transaction.recordIntent(intent, at: now) }
                     for (queue, position) in commit.positions {
-                        try transaction.setQueuePosition(position, recipe: commit.recipe, queue: queue)
+                        try await transaction.setQueuePosition(position, recipe: commit.recipe, queue: queue)
                     }
-                    try transaction.setScheduleCursor(
+                    try await transaction.setScheduleCursor(
                         recipe: commit.recipe, job: commit.job, lastFired: commit.cursor, at: now)
                 }
                 if let counts = journal.dailyCounts {
-                    try transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)
+                    try await transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)
                 }
                 if let ledger = journal.queueLedger {
-                    try transaction.setLimiterState(ledger, account: agent, key: QueueLedger.stateKey, at: now)
+                    try await transaction.setLimiterState(ledger, account: agent, key: QueueLedger.stateKey, at: now)
                 }
             }
             return true

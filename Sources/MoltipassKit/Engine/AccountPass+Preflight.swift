@@ -16,7 +16,7 @@ extension AccountPass {
         // (a working key lifts that pause; `readIdentity`).
         readIdentityAnyway = true
         let agent = agent
-        let pauses = (try? await store.read { try $0.pauses(account: agent) }) ?? []
+        let pauses = (try? await store.read { try await $0.pauses(account: agent) }) ?? []
         mustProbeKey = pauses.contains { $0.kind == .keyRefused }
         if await requireClient() != nil || (client != nil && authBroken == nil) {
             report.keysChecked.append(agent)

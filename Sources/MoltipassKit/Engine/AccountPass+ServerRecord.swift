@@ -82,7 +82,8 @@ extension AccountPass {
         }
         restoringVotes.insert(entry.key)
         _ = try? await store.markFailed(key: entry.key, reason: "\(removed); restoring it", retryAt: now, at: now)
-        guard let current = try? await store.read({ [key = entry.key] in try $0.journalEntry(key: key) }) ?? nil else {
+        guard let current = try? await store.read({ [key = entry.key] in try await $0.journalEntry(key: key) }) ?? nil
+        else {
             report.items.append(item(entry, write.summary, .uncertain, "\(removed); the journal could not be read"))
             return true
         }

@@ -34,7 +34,7 @@ extension AccountPass {
             return try await store.read { reader in
                 var cursors: [String: Date] = [:]
                 for (recipe, job) in jobs {
-                    if let cursor = try reader.scheduleCursor(of: recipe, job: job.id.value) {
+                    if let cursor = try await reader.scheduleCursor(of: recipe, job: job.id.value) {
                         cursors[PlanningMachine.jobKey(recipe.identity, job.id.value)] = cursor
                     }
                 }
@@ -42,19 +42,19 @@ extension AccountPass {
                 for key in legacy {
                     let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
                     guard parts.count == 2 else { continue }
-                    if let position = try reader.queuePosition(recipe: parts[0], queue: parts[1]) {
+                    if let position = try await reader.queuePosition(recipe: parts[0], queue: parts[1]) {
                         positions[key] = position.next
                     }
                 }
                 return StoredState(
-                    limiter: try reader.limiterState(account: agent, key: "limiter"),
-                    account: try reader.limiterState(account: agent, key: "account"),
-                    pauses: try reader.pauses(account: agent),
-                    pending: try reader.pendingJournalEntries(account: agent),
+                    limiter: try await reader.limiterState(account: agent, key: "limiter"),
+                    account: try await reader.limiterState(account: agent, key: "account"),
+                    pauses: try await reader.pauses(account: agent),
+                    pending: try await reader.pendingJournalEntries(account: agent),
                     cursors: cursors,
-                    facts: try Self.facts(of: agent, in: reader),
-                    dailyCounts: try reader.limiterState(account: agent, key: DailyCounts.stateKey),
-                    queueLedger: try reader.limiterState(account: agent, key: QueueLedger.stateKey),
+                    facts: try await Self.facts(of: agent, in: reader),
+                    dailyCounts: try await reader.limiterState(account: agent, key: DailyCounts.stateKey),
+                    queueLedger: try await reader.limiterState(account: agent, key: QueueLedger.stateKey),
                     legacyQueuePositions: positions)
             }
         } catch {
@@ -82,13 +82,13 @@ extension AccountPass {
     ///
     /// The sets are kept as the store returns them, never merged: after a month an account has
     /// thousands of targets, and a pass only asks about the few posts a selector fetched.
-    static func facts(of agent: String, in reader: any StateReader) throws -> DoneTargets {
+    static func facts(of agent: String, in reader: any StateReader) async throws -> DoneTargets {
         var result = DoneTargets()
         for kind in PlannedWrite.Kind.allCases {
             guard let (dedupKind, value) = fact(for: kind) else { continue }
-            result.add(kind, try reader.dedupTargets(account: agent, kind: dedupKind, value: value))
+            result.add(kind, try await reader.dedupTargets(account: agent, kind: dedupKind, value: value))
         }
-        let journaled = try reader.journalTargets(
+        let journaled = try await reader.journalTargets(
             account: agent, actions: Set(DoneTargets.journaledOnce.map(\.rawValue)))
         for (action, targets) in journaled {
             guard let kind = PlannedWrite.Kind(rawValue: action) else { continue }

@@ -158,15 +158,16 @@ final class AccountPass {
         let keepContent = now.addingTimeInterval(-duplicateWindow)
         do {
             let pruned = try await store.transaction { transaction in
-                try Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
-                try transaction.recordHeartbeat(heartbeat)
-                let pruned = try cutOff.map { try transaction.pruneJournal(account: agent, doneCreatedBefore: $0) } ?? 0
+                try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
+                try await transaction.recordHeartbeat(heartbeat)
+                var pruned = 0
+                if let cutOff { pruned = try await transaction.pruneJournal(account: agent, doneCreatedBefore: cutOff) }
                 if let cutOff {
                     // The content ledger is kept for the guard's window at least.
                     let before = min(cutOff, keepContent)
-                    _ = try transaction.pruneContent(account: agent, before: before)
+                    _ = try await transaction.pruneContent(account: agent, before: before)
                 }
-                if release { _ = try transaction.releaseLease(account: agent, holder: holder) }
+                if release { _ = try await transaction.releaseLease(account: agent, holder: holder) }
                 return pruned
             }
             stored(limiterData, info)
@@ -193,8 +194,8 @@ final class AccountPass {
         guard runner.configuration.isDeadHolder(other) else { return false }
         let (agent, holder, now, ttl) = (agent, runner.configuration.holder, now, runner.configuration.leaseTTL)
         return try await store.transaction { transaction in
-            guard try transaction.releaseLease(account: agent, holder: other) else { return false }
-            if case .acquired = try transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl) {
+            guard try await transaction.releaseLease(account: agent, holder: other) else { return false }
+            if case .acquired = try await transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl) {
                 return true
             }
             return false

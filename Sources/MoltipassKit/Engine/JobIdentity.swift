@@ -10,9 +10,9 @@ import Storage
 extension StateReader {
     /// The schedule cursor of `job` in `recipe`: under its identity, else under another name
     /// the state may know it by (`Recipe.stateNames`).
-    func scheduleCursor(of recipe: Recipe, job: String) throws -> Date? {
+    func scheduleCursor(of recipe: Recipe, job: String) async throws -> Date? {
         for name in recipe.stateNames {
-            if let cursor = try scheduleCursor(recipe: name, job: job) { return cursor }
+            if let cursor = try await scheduleCursor(recipe: name, job: job) { return cursor }
         }
         return nil
     }

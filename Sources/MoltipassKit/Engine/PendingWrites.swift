@@ -46,23 +46,23 @@ public enum PendingWrites {
     @discardableResult
     static func drop(
         _ keys: [String], account: String, how: Drop, at now: Date, in transaction: any StateTransaction
-    ) throws -> [JournalEntry] {
+    ) async throws -> [JournalEntry] {
         var dropped: [JournalEntry] = []
         var items: [String] = []
         for key in keys {
-            guard let entry = try transaction.journalEntry(key: key), entry.account == account, isDroppable(entry)
+            guard let entry = try await transaction.journalEntry(key: key), entry.account == account, isDroppable(entry)
             else { continue }
             switch how {
             case .withdraw:
-                guard let withdrawn = try transaction.withdrawUnsent(key: key) else { continue }
+                guard let withdrawn = try await transaction.withdrawUnsent(key: key) else { continue }
                 dropped.append(withdrawn)
             case .cancel(let reason):
-                dropped.append(try transaction.markFailed(key: key, reason: reason, retryAt: nil, at: now))
+                dropped.append(try await transaction.markFailed(key: key, reason: reason, retryAt: nil, at: now))
             }
             // A refused attempt was fingerprinted when it left; the server never took it.
-            if try transaction.forgetContent(account: account, journalKey: key) > 0 {
+            if try await transaction.forgetContent(account: account, journalKey: key) > 0 {
                 // Runners that keep the ledger's sightings read it whole again.
-                try transaction.setLimiterState(
+                try await transaction.setLimiterState(
                     Data("\(now.timeIntervalSince1970)|\(key)".utf8), account: account, key: ledgerGenerationKey,
                     at: now)
             }
@@ -70,10 +70,10 @@ public enum PendingWrites {
         }
         if !items.isEmpty {
             var ledger =
-                try transaction.limiterState(account: account, key: QueueLedger.stateKey)
+                try await transaction.limiterState(account: account, key: QueueLedger.stateKey)
                 .flatMap(QueueLedger.init(stored:)) ?? QueueLedger()
             for item in items { ledger.giveBack(item) }
-            try transaction.setLimiterState(ledger.stored, account: account, key: QueueLedger.stateKey, at: now)
+            try await transaction.setLimiterState(ledger.stored, account: account, key: QueueLedger.stateKey, at: now)
         }
         return dropped
     }
@@ -118,8 +118,8 @@ extension AccountPass {
     func drop(_ stale: [AccountMachine.StaleWrite], into report: inout RunReport) async -> Bool {
         let (agent, now, keys) = (agent, now, stale.map(\.entry.key))
         do {
-            try await store.transaction { transaction in
-                try PendingWrites.drop(keys, account: agent, how: .withdraw, at: now, in: transaction)
+            _ = try await store.transaction { transaction in
+                try await PendingWrites.drop(keys, account: agent, how: .withdraw, at: now, in: transaction)
             }
         } catch {
             logger.error("could not drop stale writes", metadata: ["agent": "\(agent)", "error": "\(error)"])

@@ -150,6 +150,8 @@ public final class Runner: Sendable {
         for agent in agents {
             _ = try? await store.releaseLease(account: agent, holder: configuration.holder)
         }
-        _ = try? await store.transaction { [holder = configuration.holder] in try $0.removeHeartbeat(holder: holder) }
+        _ = try? await store.transaction { [holder = configuration.holder] in
+            try await $0.removeHeartbeat(holder: holder)
+        }
     }
 }

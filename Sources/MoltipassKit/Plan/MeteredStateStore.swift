@@ -7,11 +7,13 @@ struct MeteredStateStore: StateStore {
     let inner: any StateStore
     let meter: PassCostMeter
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
         try await meter.measure(.store) { try await inner.read(body) }
     }
 
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StateTransaction) throws -> T) async throws -> T {
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (any StateTransaction) async throws -> T
+    ) async throws -> T {
         try await meter.measure(.store) { try await inner.transaction(body) }
     }
 }

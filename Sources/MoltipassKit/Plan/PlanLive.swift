@@ -55,7 +55,7 @@ public struct PlanLive: Sendable {
         for recipe in recipes {
             for job in recipe.jobs {
                 let jobID = job.id.value
-                let cursor = try? await store.read { try $0.scheduleCursor(of: recipe, job: jobID) }
+                let cursor = try? await store.read { try await $0.scheduleCursor(of: recipe, job: jobID) }
                 let planned = OccurrencePlanner.plan(
                     trigger: job.trigger, seed: recipe.seed, cursor: cursor ?? nil, lastTick: cursor ?? nil, now: now)
                 let at: Date?

@@ -19,12 +19,16 @@ final class RecordingStateStore: StateStore, Sendable {
 
     init(inner: any StateStore) { self.inner = inner }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
         try await inner.read(body)
     }
 
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StateTransaction) throws -> T) async throws -> T {
-        try await inner.transaction { transaction in try body(RecordingTransaction(inner: transaction, store: self)) }
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (any StateTransaction) async throws -> T
+    ) async throws -> T {
+        try await inner.transaction { transaction in
+            try await body(RecordingTransaction(inner: transaction, store: self))
+        }
     }
 
     func record(_ intent: JournalIntent) {
@@ -44,7 +48,7 @@ final class RecordingStateStore: StateStore, Sendable {
     /// entries), read once from the copy.
     func knownIntent(key: String) async -> Intent? {
         if let known = intent(key: key) { return known }
-        guard let entry = try? await inner.read({ try $0.journalEntry(key: key) }) ?? nil else { return nil }
+        guard let entry = try? await inner.read({ try await $0.journalEntry(key: key) }) ?? nil else { return nil }
         var intent = entry.intent
         intent.payload = nil  // kept decoded only, as in record(_:)
         let found = Intent(intent: intent, write: entry.payload.flatMap(PlannedWrite.init(payload:)))
@@ -58,119 +62,123 @@ private struct RecordingTransaction: StateTransaction {
     let inner: any StateTransaction
     let store: RecordingStateStore
 
-    func recordIntent(_ intent: JournalIntent, at now: Date) throws -> RecordedIntent {
-        let recorded = try inner.recordIntent(intent, at: now)
+    func recordIntent(_ intent: JournalIntent, at now: Date) async throws -> RecordedIntent {
+        let recorded = try await inner.recordIntent(intent, at: now)
         store.record(intent)
         return recorded
     }
 
     // MARK: Forwarded
 
-    func limiterState(account: String, key: String) throws -> Data? {
-        try inner.limiterState(account: account, key: key)
+    func limiterState(account: String, key: String) async throws -> Data? {
+        try await inner.limiterState(account: account, key: key)
     }
-    func limitHints(account: String) throws -> [LimitHint] { try inner.limitHints(account: account) }
-    func scheduleCursor(recipe: String, job: String) throws -> Date? {
-        try inner.scheduleCursor(recipe: recipe, job: job)
+    func limitHints(account: String) async throws -> [LimitHint] { try await inner.limitHints(account: account) }
+    func scheduleCursor(recipe: String, job: String) async throws -> Date? {
+        try await inner.scheduleCursor(recipe: recipe, job: job)
     }
-    func queuePosition(recipe: String, queue: String) throws -> QueuePosition? {
-        try inner.queuePosition(recipe: recipe, queue: queue)
+    func queuePosition(recipe: String, queue: String) async throws -> QueuePosition? {
+        try await inner.queuePosition(recipe: recipe, queue: queue)
     }
-    func journalEntry(key: String) throws -> JournalEntry? { try inner.journalEntry(key: key) }
-    func journalEntries(account: String, states: Set<JournalState>) throws -> [JournalEntry] {
-        try inner.journalEntries(account: account, states: states)
+    func journalEntry(key: String) async throws -> JournalEntry? { try await inner.journalEntry(key: key) }
+    func journalEntries(account: String, states: Set<JournalState>) async throws -> [JournalEntry] {
+        try await inner.journalEntries(account: account, states: states)
     }
-    func pendingJournalEntries(account: String) throws -> [JournalEntry] {
-        try inner.pendingJournalEntries(account: account)
+    func pendingJournalEntries(account: String) async throws -> [JournalEntry] {
+        try await inner.pendingJournalEntries(account: account)
     }
-    func journalTargets(account: String, actions: Set<String>) throws -> [String: Set<String>] {
-        try inner.journalTargets(account: account, actions: actions)
+    func journalTargets(account: String, actions: Set<String>) async throws -> [String: Set<String>] {
+        try await inner.journalTargets(account: account, actions: actions)
     }
-    func dedupRecords(account: String, kind: DedupKind, target: String) throws -> [DedupRecord] {
-        try inner.dedupRecords(account: account, kind: kind, target: target)
+    func dedupRecords(account: String, kind: DedupKind, target: String) async throws -> [DedupRecord] {
+        try await inner.dedupRecords(account: account, kind: kind, target: target)
     }
-    func dedupTargets(account: String, kind: DedupKind, value: String?) throws -> Set<String> {
-        try inner.dedupTargets(account: account, kind: kind, value: value)
+    func dedupTargets(account: String, kind: DedupKind, value: String?) async throws -> Set<String> {
+        try await inner.dedupTargets(account: account, kind: kind, value: value)
     }
-    func contentRecords(account: String, since: Date) throws -> [ContentRecord] {
-        try inner.contentRecords(account: account, since: since)
+    func contentRecords(account: String, since: Date) async throws -> [ContentRecord] {
+        try await inner.contentRecords(account: account, since: since)
     }
-    func pauses(account: String) throws -> [AccountPause] { try inner.pauses(account: account) }
-    func challenge(code: String) throws -> StoredChallenge? { try inner.challenge(code: code) }
-    func challenges(account: String, status: ChallengeStatus?, limit: Int) throws -> [StoredChallenge] {
-        try inner.challenges(account: account, status: status, limit: limit)
+    func pauses(account: String) async throws -> [AccountPause] { try await inner.pauses(account: account) }
+    func challenge(code: String) async throws -> StoredChallenge? { try await inner.challenge(code: code) }
+    func challenges(account: String, status: ChallengeStatus?, limit: Int) async throws -> [StoredChallenge] {
+        try await inner.challenges(account: account, status: status, limit: limit)
     }
-    func lease(account: String) throws -> Lease? { try inner.lease(account: account) }
-    func holdsLease(account: String, holder: String, now: Date) throws -> Bool {
-        try inner.holdsLease(account: account, holder: holder, now: now)
+    func lease(account: String) async throws -> Lease? { try await inner.lease(account: account) }
+    func holdsLease(account: String, holder: String, now: Date) async throws -> Bool {
+        try await inner.holdsLease(account: account, holder: holder, now: now)
     }
-    func heartbeats() throws -> [Heartbeat] { try inner.heartbeats() }
-    func knownAccounts() throws -> [String] { try inner.knownAccounts() }
-    func setLimiterState(_ state: Data, account: String, key: String, at now: Date) throws {
-        try inner.setLimiterState(state, account: account, key: key, at: now)
+    func heartbeats() async throws -> [Heartbeat] { try await inner.heartbeats() }
+    func knownAccounts() async throws -> [String] { try await inner.knownAccounts() }
+    func setLimiterState(_ state: Data, account: String, key: String, at now: Date) async throws {
+        try await inner.setLimiterState(state, account: account, key: key, at: now)
     }
-    func removeLimiterState(account: String, key: String) throws {
-        try inner.removeLimiterState(account: account, key: key)
+    func removeLimiterState(account: String, key: String) async throws {
+        try await inner.removeLimiterState(account: account, key: key)
     }
-    func setLimitHint(_ hint: LimitHint) throws { try inner.setLimitHint(hint) }
-    func removeLimitHint(account: String, limitClass: String) throws {
-        try inner.removeLimitHint(account: account, limitClass: limitClass)
+    func setLimitHint(_ hint: LimitHint) async throws { try await inner.setLimitHint(hint) }
+    func removeLimitHint(account: String, limitClass: String) async throws {
+        try await inner.removeLimitHint(account: account, limitClass: limitClass)
     }
-    func setScheduleCursor(recipe: String, job: String, lastFired: Date, at now: Date) throws {
-        try inner.setScheduleCursor(recipe: recipe, job: job, lastFired: lastFired, at: now)
+    func setScheduleCursor(recipe: String, job: String, lastFired: Date, at now: Date) async throws {
+        try await inner.setScheduleCursor(recipe: recipe, job: job, lastFired: lastFired, at: now)
     }
-    func setQueuePosition(_ position: QueuePosition, recipe: String, queue: String) throws {
-        try inner.setQueuePosition(position, recipe: recipe, queue: queue)
+    func setQueuePosition(_ position: QueuePosition, recipe: String, queue: String) async throws {
+        try await inner.setQueuePosition(position, recipe: recipe, queue: queue)
     }
-    func markSent(key: String, at now: Date) throws -> JournalEntry { try inner.markSent(key: key, at: now) }
-    func markDone(key: String, remoteID: String?, at now: Date) throws -> JournalEntry {
-        let entry = try inner.markDone(key: key, remoteID: remoteID, at: now)
+    func markSent(key: String, at now: Date) async throws -> JournalEntry {
+        try await inner.markSent(key: key, at: now)
+    }
+    func markDone(key: String, remoteID: String?, at now: Date) async throws -> JournalEntry {
+        let entry = try await inner.markDone(key: key, remoteID: remoteID, at: now)
         if let remoteID, entry.action == PlannedWrite.Kind.post.rawValue {
             store.createdPosts.withLock { $0[key] = remoteID }
         }
         return entry
     }
-    func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry {
-        try inner.markFailed(key: key, reason: reason, retryAt: retryAt, at: now)
+    func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry {
+        try await inner.markFailed(key: key, reason: reason, retryAt: retryAt, at: now)
     }
-    func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry {
-        try inner.markUncertain(key: key, reason: reason, at: now)
+    func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
+        try await inner.markUncertain(key: key, reason: reason, at: now)
     }
-    func pruneJournal(account: String, doneCreatedBefore date: Date) throws -> Int {
-        try inner.pruneJournal(account: account, doneCreatedBefore: date)
+    func pruneJournal(account: String, doneCreatedBefore date: Date) async throws -> Int {
+        try await inner.pruneJournal(account: account, doneCreatedBefore: date)
     }
-    func withdrawUnsent(key: String) throws -> JournalEntry? { try inner.withdrawUnsent(key: key) }
-    func forgetContent(account: String, journalKey: String) throws -> Int {
-        try inner.forgetContent(account: account, journalKey: journalKey)
+    func withdrawUnsent(key: String) async throws -> JournalEntry? { try await inner.withdrawUnsent(key: key) }
+    func forgetContent(account: String, journalKey: String) async throws -> Int {
+        try await inner.forgetContent(account: account, journalKey: journalKey)
     }
-    func recordDedup(_ record: DedupRecord) throws { try inner.recordDedup(record) }
-    func removeDedup(account: String, kind: DedupKind, target: String) throws {
-        try inner.removeDedup(account: account, kind: kind, target: target)
+    func recordDedup(_ record: DedupRecord) async throws { try await inner.recordDedup(record) }
+    func removeDedup(account: String, kind: DedupKind, target: String) async throws {
+        try await inner.removeDedup(account: account, kind: kind, target: target)
     }
-    func recordContent(_ record: ContentRecord) throws { try inner.recordContent(record) }
-    func pruneContent(account: String, before date: Date) throws -> Int {
-        try inner.pruneContent(account: account, before: date)
+    func recordContent(_ record: ContentRecord) async throws { try await inner.recordContent(record) }
+    func pruneContent(account: String, before date: Date) async throws -> Int {
+        try await inner.pruneContent(account: account, before: date)
     }
-    func setPause(_ pause: AccountPause) throws { try inner.setPause(pause) }
-    func clearPause(account: String, kind: PauseKind) throws { try inner.clearPause(account: account, kind: kind) }
-    func recordChallenge(_ challenge: StoredChallenge) throws -> StoredChallenge {
-        try inner.recordChallenge(challenge)
+    func setPause(_ pause: AccountPause) async throws { try await inner.setPause(pause) }
+    func clearPause(account: String, kind: PauseKind) async throws {
+        try await inner.clearPause(account: account, kind: kind)
     }
-    func recordChallengeAttempt(code: String, at now: Date) throws -> StoredChallenge {
-        try inner.recordChallengeAttempt(code: code, at: now)
+    func recordChallenge(_ challenge: StoredChallenge) async throws -> StoredChallenge {
+        try await inner.recordChallenge(challenge)
     }
-    func resolveChallenge(code: String, status: ChallengeStatus, at now: Date) throws -> StoredChallenge {
-        try inner.resolveChallenge(code: code, status: status, at: now)
+    func recordChallengeAttempt(code: String, at now: Date) async throws -> StoredChallenge {
+        try await inner.recordChallengeAttempt(code: code, at: now)
     }
-    func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> LeaseResult {
-        try inner.acquireLease(account: account, holder: holder, now: now, ttl: ttl)
+    func resolveChallenge(code: String, status: ChallengeStatus, at now: Date) async throws -> StoredChallenge {
+        try await inner.resolveChallenge(code: code, status: status, at: now)
     }
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> Lease? {
-        try inner.renewLease(account: account, holder: holder, now: now, ttl: ttl)
+    func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> LeaseResult {
+        try await inner.acquireLease(account: account, holder: holder, now: now, ttl: ttl)
     }
-    func releaseLease(account: String, holder: String) throws -> Bool {
-        try inner.releaseLease(account: account, holder: holder)
+    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> Lease? {
+        try await inner.renewLease(account: account, holder: holder, now: now, ttl: ttl)
     }
-    func recordHeartbeat(_ heartbeat: Heartbeat) throws { try inner.recordHeartbeat(heartbeat) }
-    func removeHeartbeat(holder: String) throws { try inner.removeHeartbeat(holder: holder) }
+    func releaseLease(account: String, holder: String) async throws -> Bool {
+        try await inner.releaseLease(account: account, holder: holder)
+    }
+    func recordHeartbeat(_ heartbeat: Heartbeat) async throws { try await inner.recordHeartbeat(heartbeat) }
+    func removeHeartbeat(holder: String) async throws { try await inner.removeHeartbeat(holder: holder) }
 }

@@ -32,9 +32,10 @@ extension AgentControl {
     /// `recipes` give each write its expiry.
     public func pending(agents: [String], recipes: [Recipe]) async throws -> [Waiting] {
         try await store.read { reader in
-            let accounts = agents.isEmpty ? try reader.knownAccounts() : agents
-            return try accounts.flatMap { agent in
-                try reader.pendingJournalEntries(account: agent).map { entry in
+            let accounts = agents.isEmpty ? try await reader.knownAccounts() : agents
+            var waiting: [Waiting] = []
+            for agent in accounts {
+                waiting += try await reader.pendingJournalEntries(account: agent).map { entry in
                     let recipe = recipes.first { $0.agent.value == agent && $0.stateNames.contains(entry.recipe) }
                     let job = recipe?.jobs.first { $0.id.value == entry.job }
                     return Waiting(
@@ -47,6 +48,7 @@ extension AgentControl {
                         cancellable: PendingWrites.isDroppable(entry), lastError: entry.lastError)
                 }
             }
+            return waiting
         }
     }
 
@@ -69,30 +71,38 @@ extension AgentControl {
     /// A write that has left (sent, uncertain) cannot be cancelled: its outcome is being settled.
     public func cancel(_ keys: [String], at now: Date) async throws -> [Cancelled] {
         try await store.transaction { transaction in
-            let pending = try transaction.knownAccounts().flatMap { try transaction.pendingJournalEntries(account: $0) }
-            return try keys.map { given in
+            var pending: [JournalEntry] = []
+            for account in try await transaction.knownAccounts() {
+                pending += try await transaction.pendingJournalEntries(account: account)
+            }
+            var results: [Cancelled] = []
+            for given in keys {
                 let matches = pending.filter { $0.key == given || (given.count >= 6 && $0.key.hasPrefix(given)) }
                 guard matches.count == 1, let entry = matches.first else {
-                    return Cancelled(
-                        given: given, cancelled: false,
-                        problem: matches.isEmpty
-                            ? "no waiting write has this key (see `moltipass pending`)"
-                            : "\(matches.count) waiting writes start with it; give more of the key")
+                    results.append(
+                        Cancelled(
+                            given: given, cancelled: false,
+                            problem: matches.isEmpty
+                                ? "no waiting write has this key (see `moltipass pending`)"
+                                : "\(matches.count) waiting writes start with it; give more of the key"))
+                    continue
                 }
                 var result = Cancelled(
                     given: given, key: entry.key, agent: entry.account, action: Self.summary(entry), cancelled: false)
                 guard PendingWrites.isDroppable(entry) else {
                     result.problem =
                         "it was sent (\(entry.state.rawValue)); its outcome is being settled by reading back"
-                    return result
+                    results.append(result)
+                    continue
                 }
-                let dropped = try PendingWrites.drop(
+                let dropped = try await PendingWrites.drop(
                     [entry.key], account: entry.account,
                     how: .cancel(reason: "cancelled by an operator at \(MoltbookDateText.iso(now))"), at: now,
                     in: transaction)
                 result.cancelled = !dropped.isEmpty
-                return result
+                results.append(result)
             }
+            return results
         }
     }
 
@@ -114,7 +124,7 @@ extension AgentControl {
     /// `agent`'s finished writes since `since`, oldest first.
     public func history(_ agent: String, since: Date) async throws -> [Past] {
         try await store.read { reader in
-            try reader.journalEntries(account: agent, states: [.done, .failed])
+            try await reader.journalEntries(account: agent, states: [.done, .failed])
                 .filter { $0.isFinished && ($0.sentAt ?? $0.updatedAt) >= since }
                 .map { entry in
                     Past(

@@ -49,7 +49,7 @@ public struct AgentControl: Sendable {
     /// `--detailed-exitcode`): the operator asked for it.
     public func pause(_ agent: String, until: Date?, reason: String, at now: Date) async throws {
         let pause = AccountPause(account: agent, kind: .manual, until: until, reason: reason, createdAt: now)
-        try await store.transaction { try $0.setPause(pause) }
+        try await store.transaction { try await $0.setPause(pause) }
     }
 
     /// Lifts every pause of `agent` this runner set (manual, failed challenges, the auth
@@ -57,13 +57,13 @@ public struct AgentControl: Sendable {
     /// suspension stays: it is the server's.
     public func resume(_ agent: String, at now: Date) async throws -> Resumed {
         try await store.transaction { transaction in
-            let pauses = try transaction.pauses(account: agent)
+            let pauses = try await transaction.pauses(account: agent)
             var lifted: [String] = []
             for pause in pauses where pause.kind != .suspended {
-                try transaction.clearPause(account: agent, kind: pause.kind)
+                try await transaction.clearPause(account: agent, kind: pause.kind)
                 lifted.append(pause.kind.rawValue)
             }
-            try transaction.setLimiterState(
+            try await transaction.setLimiterState(
                 ResumeMarker.stored(now), account: agent, key: ResumeMarker.stateKey, at: now)
             let suspension = pauses.first { $0.kind == .suspended && $0.isActive(at: now) }
             return Resumed(

@@ -52,8 +52,8 @@ public struct RunnerHealth: Sendable, Equatable {
     }
 
     /// Every stored record, by holder.
-    static func records(in reader: any StateReader) throws -> [String: RunnerHealth] {
-        guard let data = try reader.limiterState(account: account, key: key),
+    static func records(in reader: any StateReader) async throws -> [String: RunnerHealth] {
+        guard let data = try await reader.limiterState(account: account, key: key),
             let object = (try? JSONValue.parse(data))?.object
         else { return [:] }
         var result: [String: RunnerHealth] = [:]
@@ -71,8 +71,8 @@ public struct RunnerHealth: Sendable, Equatable {
 
     /// Stores this record (replacing the holder's earlier one), or removes the holder's record
     /// when `remove` (a daemon that stops cleanly).
-    func store(in transaction: any StateTransaction, remove: Bool = false) throws {
-        var records = try Self.records(in: transaction)
+    func store(in transaction: any StateTransaction, remove: Bool = false) async throws {
+        var records = try await Self.records(in: transaction)
         if remove { records[holder] = nil } else { records[holder] = self }
         var object: [String: JSONValue] = [:]
         for (holder, record) in records {
@@ -88,7 +88,7 @@ public struct RunnerHealth: Sendable, Equatable {
                     }),
             ])
         }
-        try transaction.setLimiterState(
+        try await transaction.setLimiterState(
             JSONValue.object(object).encoded(), account: Self.account, key: Self.key, at: at)
     }
 }
@@ -139,12 +139,12 @@ struct HealthTracker {
         let problems = problems
         guard problems != stored else { return }
         let record = RunnerHealth(holder: holder, at: now, problems: problems)
-        if (try? await store.transaction { try record.store(in: $0) }) != nil { stored = problems }
+        if (try? await store.transaction { try await record.store(in: $0) }) != nil { stored = problems }
     }
 
     /// Removes the record (a clean stop).
     func remove(store: any StateStore) async {
         let record = RunnerHealth(holder: holder, at: Date(timeIntervalSince1970: 0), problems: [])
-        _ = try? await store.transaction { try record.store(in: $0, remove: true) }
+        _ = try? await store.transaction { try await record.store(in: $0, remove: true) }
     }
 }

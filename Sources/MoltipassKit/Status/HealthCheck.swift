@@ -25,7 +25,7 @@ public enum HealthCheck {
         let now = report.now
         var problems = Daemon.problems(invalid: invalid)
         let (heartbeats, records) = try await store.read { reader in
-            (try reader.heartbeats(), try RunnerHealth.records(in: reader))
+            (try await reader.heartbeats(), try await RunnerHealth.records(in: reader))
         }
         if let lastTick = report.lastTick {
             if now.timeIntervalSince(lastTick) > maxTickAge {
@@ -69,8 +69,8 @@ public enum HealthCheck {
         for agent in Array(Set(recipes.map(\.agent.value))).sorted() {
             let (info, ledger) = try await store.read { reader in
                 (
-                    try reader.limiterState(account: agent, key: "account").flatMap(AccountInfo.init(stored:)),
-                    try reader.limiterState(account: agent, key: QueueLedger.stateKey).flatMap(
+                    try await reader.limiterState(account: agent, key: "account").flatMap(AccountInfo.init(stored:)),
+                    try await reader.limiterState(account: agent, key: QueueLedger.stateKey).flatMap(
                         QueueLedger.init(stored:))
                 )
             }

@@ -79,29 +79,33 @@ public struct StatusReport: Sendable, Codable, Equatable {
         let agents = Array(Set(recipes.map(\.agent.value))).sorted()
         var result: [AgentStatus] = []
         var lastTick: Date?
-        let heartbeats = try await store.read { try $0.heartbeats() }
+        let heartbeats = try await store.read { try await $0.heartbeats() }
         lastTick = heartbeats.map(\.lastTick).max()
         for agent in agents {
             let own = recipes.filter { $0.agent.value == agent }
             let data = try await store.read { reader in
-                (
-                    try reader.limiterState(account: agent, key: "limiter"),
-                    try reader.activePauses(account: agent, at: now),
-                    try reader.pendingJournalEntries(account: agent),
-                    try reader.challenges(account: agent, status: .open, limit: 20),
-                    try reader.challenges(account: agent, status: nil, limit: 50)
-                        .filter { $0.status == .failed || $0.status == .expired }
-                        .map { challenge in
-                            let write = try challenge.journalKey.flatMap { try reader.journalEntry(key: $0) }?.payload
-                                .flatMap(PlannedWrite.init(payload:))
-                            return Parked(
-                                contentType: challenge.contentType, id: challenge.contentID,
-                                status: challenge.status.rawValue, at: challenge.updatedAt,
-                                excerpt: write.map {
-                                    PlannedWrite.excerpt(($0.kind == .post ? $0.title : $0.content) ?? "")
-                                })
-                        },
-                    try reader.lease(account: agent)
+                var parked: [Parked] = []
+                for challenge in try await reader.challenges(account: agent, status: nil, limit: 50)
+                where challenge.status == .failed || challenge.status == .expired {
+                    var write: PlannedWrite?
+                    if let key = challenge.journalKey {
+                        write = try await reader.journalEntry(key: key)?.payload.flatMap(PlannedWrite.init(payload:))
+                    }
+                    parked.append(
+                        Parked(
+                            contentType: challenge.contentType, id: challenge.contentID,
+                            status: challenge.status.rawValue, at: challenge.updatedAt,
+                            excerpt: write.map {
+                                PlannedWrite.excerpt(($0.kind == .post ? $0.title : $0.content) ?? "")
+                            }))
+                }
+                return (
+                    try await reader.limiterState(account: agent, key: "limiter"),
+                    try await reader.activePauses(account: agent, at: now),
+                    try await reader.pendingJournalEntries(account: agent),
+                    try await reader.challenges(account: agent, status: .open, limit: 20),
+                    parked,
+                    try await reader.lease(account: agent)
                 )
             }
             let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
@@ -123,7 +127,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             var next: [NextOccurrence] = []
             for recipe in own {
                 for job in recipe.jobs {
-                    let cursor = try await store.read { try $0.scheduleCursor(of: recipe, job: job.id.value) }
+                    let cursor = try await store.read { try await $0.scheduleCursor(of: recipe, job: job.id.value) }
                     let after = max(cursor ?? now, now)
                     if let occurrence = OccurrencePlanner.nextOccurrence(job.trigger, seed: recipe.seed, after: after) {
                         next.append(NextOccurrence(recipe: recipe.name, job: job.id.value, fire: occurrence.fire))

@@ -2,6 +2,9 @@ import Foundation
 
 /// The handle a `MemoryStateStore` closure gets: the tables, lent for the closure, and the log
 /// of inverse updates that rolls a throwing transaction back.
+///
+/// Its methods are synchronous (they witness the protocols' `async` requirements): there is
+/// nothing to wait for, and a call through the protocol never suspends.
 final class MemoryAccess: StateTransaction {
     var tables: MemoryTables
     private var undo: [(inout MemoryTables) -> Void] = []

@@ -1,8 +1,11 @@
 import Foundation
 import GRDB
 
-/// The handle a closure gets: one GRDB connection, inside a read or write transaction.
-struct SQLiteAccess: StateTransaction {
+/// The statements of the store's queries and updates on one GRDB connection, inside the
+/// transaction a lane opened (or GRDB's own, for `blockingTransaction`). Synchronous: it runs
+/// within one access, on the connection's queue; the bodies' handles call it
+/// (`SQLiteStateReader`, `SQLiteStateTransaction`).
+struct SQLiteAccess {
     let db: Database
 
     // MARK: Limiter ledger

@@ -3,10 +3,11 @@ import GRDB
 
 extension SQLiteStateStore {
     /// A `MemoryStateStore` holding a copy of every row of this store (for `plan`: a snapshot
-    /// of the state file, then weeks of simulated passes without SQLite).
+    /// of the state file, then weeks of simulated passes without SQLite). One read transaction:
+    /// a consistent copy.
     public func memoryCopy() async throws -> MemoryStateStore {
-        let tables = try await Self.mapping {
-            try await writer.read { db in try SQLiteAccess(db: db).memoryTables() }
+        let tables = try await Self.mapping(path: path) {
+            try await readLane.lend { handle in try await handle.run { try $0.memoryTables() } }
         }
         return MemoryStateStore(tables: tables)
     }

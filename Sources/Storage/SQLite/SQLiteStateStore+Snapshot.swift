@@ -43,13 +43,17 @@ extension SQLiteStateStore {
     }
 
     /// A private in-memory copy of this store (see `snapshot(of:)`).
+    ///
+    /// Backed up from the read connection, while no body holds it (in memory, it is the write
+    /// connection too: no transaction is open during the copy).
     public func snapshot() async throws -> SQLiteStateStore {
-        let source = writer
         let memory = try Self.mapping { try DatabaseQueue(configuration: Self.configuration(busyTimeout: 0)) }
         try await Self.mapping(path: path) {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    continuation.resume(with: Result { try source.backup(to: memory) })
+            try await readLane.exclusive { source in
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        continuation.resume(with: Result { try source.backup(to: memory) })
+                    }
                 }
             }
         }

@@ -8,13 +8,26 @@ import GRDB
 /// processes opening a new file at once do not race the migration. A file migrated by a newer
 /// build (a migration this build does not know) is refused with `.newerSchema`.
 ///
-/// Store calls never block the cooperative pool: GRDB runs each closure on its own serial
-/// queue. `init` does block (opening, migrating, waiting for the lock); from async code use
-/// `open(path:busyTimeout:)`.
+/// A `transaction` body gets the write connection in a `BEGIN IMMEDIATE` transaction; a
+/// `read` body gets a read-only connection of its own in a read transaction (one WAL snapshot
+/// from its first query to its end, while transactions commit beside it). Each connection is
+/// lent to one body at a time, in arrival order (`SQLiteLane`). A body may suspend between its
+/// calls; each call runs on the connection's GRDB queue, so store calls never block the
+/// cooperative pool, even while another process holds the database (up to the busy timeout,
+/// then `.busy`). `init` does block (opening, migrating, waiting for the lock); from async code
+/// use `open(path:busyTimeout:)`.
+///
+/// In memory (a snapshot, `inMemory()`) there is one connection: reads and transactions share
+/// its lane.
 public final class SQLiteStateStore: StateStore {
     /// The database file, or nil for an in-memory store (a snapshot).
     public let path: String?
     let writer: any DatabaseWriter
+    /// The write connection's lane (`BEGIN IMMEDIATE`).
+    let writeLane: SQLiteLane
+    /// The read connection's lane (`BEGIN DEFERRED`): a read-only connection of its own on a
+    /// file, the write connection (and its gate) in memory.
+    let readLane: SQLiteLane
 
     /// Opens (creating if needed) the state file at `path`. Blocks; see `open`.
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
@@ -39,12 +52,27 @@ public final class SQLiteStateStore: StateStore {
             return pool
         }
         try Self.migrate(pool, source: path)
+        var readerConfiguration = configuration
+        readerConfiguration.readonly = true
+        readerConfiguration.label = "moltipass-state-reader"
+        let reader = try Self.mapping(path: path) { try DatabaseQueue(path: path, configuration: readerConfiguration) }
         writer = pool
+        writeLane = SQLiteLane(connection: pool, kind: .immediate, path: path)
+        readLane = SQLiteLane(connection: reader, kind: .deferred, path: path)
     }
 
     init(memory: DatabaseQueue) {
         path = nil
         writer = memory
+        writeLane = SQLiteLane(connection: memory, kind: .immediate, path: nil)
+        readLane = SQLiteLane(connection: memory, gate: writeLane.gate, kind: .deferred, path: nil)
+    }
+
+    deinit {
+        // The read connection first: the write connection, closing last, checkpoints the WAL
+        // into the file and removes it (a read-only connection cannot), so a state file copied
+        // alone after a run holds everything.
+        if readLane.connection !== writer { try? (readLane.connection as? DatabaseQueue)?.close() }
     }
 
     /// Opens the state file at `path` on a thread of its own.
@@ -66,24 +94,35 @@ public final class SQLiteStateStore: StateStore {
     /// The schema migration this build writes (for `status` and diagnostics).
     public static var schemaVersion: String { Schema.currentVersion }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) throws -> T) async throws -> T {
-        try await Self.mapping(path: path) { try await writer.read { db in try body(SQLiteAccess(db: db)) } }
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
+        try await Self.mapping(path: path) {
+            try await readLane.lend { handle in try await body(SQLiteStateReader(handle: handle)) }
+        }
     }
 
     public func transaction<T: Sendable>(
-        _ body: @escaping @Sendable (any StateTransaction) throws -> T
+        _ body: @escaping @Sendable (any StateTransaction) async throws -> T
     ) async throws -> T {
-        try await Self.mapping(path: path) { try await writer.write { db in try body(SQLiteAccess(db: db)) } }
+        try await Self.mapping(path: path) {
+            try await writeLane.lend { handle in try await body(SQLiteStateTransaction(handle: handle)) }
+        }
     }
 
-    /// `transaction` on the calling thread, blocking it (tests race threads with it).
-    func blockingTransaction<T>(_ body: (any StateTransaction) throws -> T) throws -> T {
-        try Self.mapping { try writer.write { db in try body(SQLiteAccess(db: db)) } }
+    /// A transaction on the calling thread, blocking it while other bodies hold the write
+    /// connection, then for the synchronous `body` (tests race threads with it; never call it
+    /// from a task).
+    func blockingTransaction<T>(_ body: (SQLiteAccess) throws -> T) throws -> T {
+        writeLane.gate.blockingAcquire()
+        defer { writeLane.gate.release() }
+        return try Self.mapping { try writer.write { db in try body(SQLiteAccess(db: db)) } }
     }
 
     /// Closes the connections; later calls fail. Not needed before exit.
     public func close() throws {
         try Self.mapping {
+            if readLane.connection !== writer, let reader = readLane.connection as? DatabaseQueue {
+                try reader.close()
+            }
             if let pool = writer as? DatabasePool { try pool.close() }
             if let queue = writer as? DatabaseQueue { try queue.close() }
         }
@@ -95,6 +134,9 @@ public final class SQLiteStateStore: StateStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         if busyTimeout > 0 { configuration.busyMode = .timeout(busyTimeout) }
+        // A body's transaction stays open across the accesses of its calls (see SQLiteLane).
+        // GRDB keeps its own pool readers safe regardless.
+        configuration.allowsUnsafeTransactions = true
         // synchronous = FULL (set once the pool is open): in WAL mode every commit is fsynced,
         // so a recorded intent survives a power loss before the request leaves (NORMAL would
         // only survive a process crash).
