@@ -18,7 +18,8 @@ public protocol StateStore: Sendable {
     /// Runs `body` against a consistent read-only view (one snapshot, even across suspensions).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T
     /// Runs `body` in one transaction: committed durably when it returns, rolled back when it
-    /// throws (or when the task is cancelled before the commit).
+    /// throws. A store that waits for its database may also refuse a cancelled task's calls or
+    /// commit (SQLite does): then the transaction is rolled back and `CancellationError` thrown.
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any StateTransaction) async throws -> T
     ) async throws -> T
