@@ -50,7 +50,7 @@ extension AccountPass {
     enum ProbeResult { case keyWorks, keyRefused(APIError), unknown }
 
     func probe() async -> ProbeResult {
-        guard let client else { return .unknown }
+        guard let client = access.client else { return .unknown }
         guard case .allowed = limiter.reserve([.read], at: now) else { return .unknown }
         do {
             let me = try await client.me()
@@ -69,7 +69,8 @@ extension AccountPass {
     func keyRefused(_ error: APIError) {
         if error.code == .redirectRefused {
             // Not the key's fault: a base URL (or a proxy) that redirects. The key was not sent on.
-            authBroken = "\(error.message): check the recipe's base_url; the key was not sent to the redirect target"
+            access.authBroken =
+                "\(error.message): check the recipe's base_url; the key was not sent to the redirect target"
             logger.error("redirect refused; agent stopped", metadata: ["agent": "\(agent)"])
             return
         }
@@ -77,13 +78,13 @@ extension AccountPass {
         // engine adds only what names this agent.
         switch error.code {
         case .notClaimed:
-            authBroken = "\(error.message): claim the agent (moltipass claim \(agent)), then run again"
+            access.authBroken = "\(error.message): claim the agent (moltipass claim \(agent)), then run again"
         case .invalidKey, .authenticationRequired:
-            authBroken =
+            access.authBroken =
                 "the server refuses the key of \(agent): `moltipass keys verify \(agent)`; if it is invalid, "
                 + "rotate it and store the new one with `moltipass keys add \(agent) --replace`"
         default:
-            authBroken = "\(error.message): `moltipass keys verify \(agent)`"
+            access.authBroken = "\(error.message): `moltipass keys verify \(agent)`"
         }
         logger.error("key refused; agent stopped", metadata: ["agent": "\(agent)", "error": "\(error.message)"])
     }
@@ -99,9 +100,10 @@ extension AccountPass {
     func refuseKey(_ error: APIError) async {
         keyRefused(error)
         let length = await nextPauseLength(.keyRefused, first: Self.keyRefusedFirstPause, max: Self.keyRefusedMaxPause)
-        let fingerprint = client?.apiKey.map { " [key \($0.fingerprint)]" } ?? ""
+        let fingerprint = access.client?.apiKey.map { " [key \($0.fingerprint)]" } ?? ""
         await storePause(
-            .keyRefused, until: now.addingTimeInterval(length), reason: (authBroken ?? error.message) + fingerprint)
+            .keyRefused, until: now.addingTimeInterval(length),
+            reason: (access.authBroken ?? error.message) + fingerprint)
     }
 
     /// Whether the key was replaced since `pause` (a `key_refused` pause naming another key's
@@ -119,7 +121,7 @@ extension AccountPass {
         return true
     }
 
-    /// Stores a pause without a report at hand (the caller merges `pausedUntil` or `authBroken`).
+    /// Stores a pause without a report at hand (the caller merges `access.pausedUntil` or `access.authBroken`).
     func storePause(_ kind: PauseKind, until: Date, reason: String) async {
         let pause = AccountPause(account: agent, kind: kind, until: until, reason: reason, createdAt: now)
         do {
@@ -155,8 +157,8 @@ extension AccountPass {
 
     /// A write went through: a breaker left from an earlier wave is closed.
     func closeBreakerIfOpen() async {
-        guard breakerWasOpen else { return }
-        breakerWasOpen = false
+        guard probes.breakerWasOpen else { return }
+        probes.breakerWasOpen = false
         let agent = agent
         _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .authBreaker) }
         logger.info("auth breaker closed: a write went through", metadata: ["agent": "\(agent)"])
@@ -165,8 +167,8 @@ extension AccountPass {
     /// Before the first write of a pass after the breaker's pause ran out: one read first.
     /// Returns false when the account must not write in this pass.
     func probeAfterBreaker(into report: inout RunReport) async -> Bool {
-        guard breakerWasOpen, !probedThisPass else { return true }
-        probedThisPass = true
+        guard probes.breakerWasOpen, !probes.probedThisPass else { return true }
+        probes.probedThisPass = true
         guard await requireClient() != nil else { return false }
         switch await probe() {
         case .keyWorks:

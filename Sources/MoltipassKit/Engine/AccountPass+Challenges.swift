@@ -62,7 +62,7 @@ extension AccountPass {
                 challenge, status: .failed, "challenge \(short(challenge.code)) declined: \(reason)", &report)
         }
         guard let client = await requireClient() else {
-            return .waiting(until: nil, reason: authBroken ?? clientError ?? "no client")
+            return .waiting(until: nil, reason: access.authBroken ?? access.clientError ?? "no client")
         }
         var attempts = challenge.attempts
         while attempts < policy.maxAttempts {
@@ -219,7 +219,7 @@ extension AccountPass {
     func challengeItem(
         _ challenge: StoredChallenge, _ outcome: RunReport.Item.Outcome, _ reason: String, _ until: Date? = nil
     ) -> RunReport.Item {
-        let entry = challenge.journalKey.flatMap { key in journalContext[key] }
+        let entry = challenge.journalKey.flatMap { key in memo.journalContext[key] }
         return RunReport.Item(
             agent: agent, recipe: entry?.recipe ?? "", job: entry?.job ?? "",
             action: "verify", outcome: outcome, reason: "\(challenge.contentType) challenge: \(reason)", until: until,

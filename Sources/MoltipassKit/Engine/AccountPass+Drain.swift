@@ -60,7 +60,7 @@ extension AccountPass {
                 try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
                 if let content { try await transaction.recordContent(content) }
             }
-            storedLimiter = limiterState
+            memo.storedLimiter = limiterState
             remember(limiter, as: limiterState)
         } catch {
             machine.drain.withdraw(write)

@@ -43,7 +43,7 @@ extension AccountPass {
     /// (`Runner.LedgerSightings`), unless the ledger's generation changed (a withdrawn write's
     /// record forgotten, here or by `moltipass cancel`).
     func contentSightings() async -> [String: ContentSighting] {
-        if let contentSeen { return contentSeen }
+        if let seen = memo.contentSeen { return seen }
         let (agent, since) = (agent, now.addingTimeInterval(-duplicateWindow))
         let cached = runner.ledgerSightings.withLock { $0[agent] }
         let from = cached.map { max($0.through, since) } ?? since
@@ -80,7 +80,7 @@ extension AccountPass {
                 kind: write.kind.rawValue, at: entry.createdAt, journalKey: entry.key, excerpt: Self.excerpt(write),
                 sent: false, sketch: print.sketch)
         }
-        contentSeen = seen
+        memo.contentSeen = seen
         return seen
     }
 

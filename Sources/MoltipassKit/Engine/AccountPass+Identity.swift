@@ -9,21 +9,21 @@ import Storage
 /// `GET /agents/me` for the name, id, age and claim.
 extension AccountPass {
     /// The agent's client, made on first use; learns the agent's identity and age once.
-    /// Nil when the keychain or the key fails (`clientError`, `authBroken`).
+    /// Nil when the keychain or the key fails (`access.clientError`, `access.authBroken`).
     func requireClient() async -> MoltbookClient? {
-        if let client { return authBroken == nil ? client : nil }
-        if clientError != nil || authBroken != nil { return nil }
+        if let client = access.client { return access.authBroken == nil ? client : nil }
+        if access.clientError != nil || access.authBroken != nil { return nil }
         do {
             let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
-            client = made
-            if createdAt == nil || serverName == nil || mustProbeKey || readIdentityAnyway {
+            access.client = made
+            if info.createdAt == nil || info.name == nil || probes.mustProbeKey || probes.readIdentityAnyway {
                 await readIdentity(made)
             }
-            return authBroken == nil ? made : nil
+            return access.authBroken == nil ? made : nil
         } catch let error as APIError {
             keyRefused(error)
         } catch {
-            clientError = "\(error)"
+            access.clientError = "\(error)"
         }
         return nil
     }
@@ -37,15 +37,15 @@ extension AccountPass {
         do {
             let me = try await client.me()
             absorb(me.rateLimit, status: me.status, action: nil, request: .read)
-            serverName = me.value.name
-            serverID = me.value.id ?? serverID
-            claimed = me.value.isClaimed ?? claimed
+            info.name = me.value.name
+            info.id = me.value.id ?? info.id
+            info.claimed = me.value.isClaimed ?? info.claimed
             if let created = me.value.createdAt {
-                createdAt = created
+                info.createdAt = created
                 limiter.setRules(LimitRules.rules(for: profile()))
             }
-            if mustProbeKey {
-                mustProbeKey = false
+            if probes.mustProbeKey {
+                probes.mustProbeKey = false
                 let agent = agent
                 _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .keyRefused) }
                 logger.info("the key works again; key_refused pause lifted", metadata: ["agent": "\(agent)"])
@@ -58,8 +58,8 @@ extension AccountPass {
             case .suspended:
                 let until = now.addingTimeInterval(error.suspensionRemaining ?? Self.unknownSuspension)
                 await storePause(.suspended, until: until, reason: error.message)
-                pausedUntil = max(pausedUntil ?? until, until)
-                authBroken = "\(error.message) (writes paused until \(MoltbookDateText.iso(until)))"
+                access.pausedUntil = max(access.pausedUntil ?? until, until)
+                access.authBroken = "\(error.message) (writes paused until \(MoltbookDateText.iso(until)))"
             default:
                 break  // the read failed for another reason: the identity stays as known
             }

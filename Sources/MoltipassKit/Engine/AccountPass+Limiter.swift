@@ -9,7 +9,7 @@ import Storage
 /// between passes, written only when it changed; server hints folded in.
 extension AccountPass {
     func profile() -> LimitProfile {
-        var profile = LimitRules.profile(createdAt: createdAt, at: now)
+        var profile = LimitRules.profile(createdAt: info.createdAt, at: now)
         for recipe in recipes { profile = profile.applying(recipe.limits) }
         return profile
     }
@@ -30,19 +30,16 @@ extension AccountPass {
             let agent = agent
             if let known = runner.decodedLimiters.withLock({ $0[agent] }), known.bytes == data {
                 limiter = known.limiter
-                storedLimiter = data
+                memo.storedLimiter = data
             } else if let decoded = try? Limiter(serialized: data) {
                 limiter = decoded
-                storedLimiter = data
+                memo.storedLimiter = data
                 remember(decoded, as: data)
             }
         }
-        if let data = account, let info = AccountInfo(stored: data) {
-            createdAt = info.createdAt
-            serverName = info.name
-            serverID = info.id
-            claimed = info.claimed
-            storedInfo = info
+        if let data = account, let stored = AccountInfo(stored: data) {
+            info = stored
+            memo.storedInfo = stored
         }
         limiter.setRules(LimitRules.rules(for: profile()))
     }
@@ -74,14 +71,14 @@ extension AccountPass {
         let agent = agent
         let known = runner.decodedLimiters.withLock { $0[agent] }
         let data =
-            if let storedLimiter, let known, known.bytes == storedLimiter, known.limiter == limiter {
+            if let storedLimiter = memo.storedLimiter, let known, known.bytes == storedLimiter, known.limiter == limiter
+            {
                 storedLimiter
             } else {
                 limiter.serialized()
             }
-        let current = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
-        let info = current == storedInfo ? nil : current.stored
-        return (data == storedLimiter ? nil : data, info)
+        let changed = info == memo.storedInfo ? nil : info.stored
+        return (data == memo.storedLimiter ? nil : data, changed)
     }
 
     /// Writes what `limiterWrites()` gave (either may be nil: unchanged) in `transaction`.
@@ -95,16 +92,16 @@ extension AccountPass {
     /// Notes what `limiterWrites()` gave as stored.
     func stored(_ limiterData: Data?, _ info: Data?) {
         if let limiterData {
-            storedLimiter = limiterData
+            memo.storedLimiter = limiterData
             remember(limiter, as: limiterData)
         }
         if info != nil {
-            storedInfo = AccountInfo(createdAt: createdAt, name: serverName, id: serverID, claimed: claimed)
+            memo.storedInfo = self.info
         }
     }
 
     /// Who the agent is on the server: its name and id there when known, else the entry name.
-    var identity: AgentIdentity { AgentIdentity(name: serverName ?? agent, id: serverID) }
+    var identity: AgentIdentity { AgentIdentity(name: info.name ?? agent, id: info.id) }
 
     /// Folds a response's hints into the limiter. `window`: the class the response's
     /// `X-RateLimit-*` headers describe (the request class unless the endpoint says otherwise).

@@ -49,7 +49,7 @@ extension AccountPass {
             return .reloaded(snapshot(from: fresh))
         case .prepareClient:
             _ = await requireClient()
-            return .clientPrepared(identity: identity, known: serverName != nil)
+            return .clientPrepared(identity: identity, known: info.name != nil)
         case .fetch(let selector):
             do {
                 return .fetched(.success(try await fetch(selector)))
@@ -66,7 +66,7 @@ extension AccountPass {
             let agent = agent
             let entries = (try? await store.read { try await $0.pendingJournalEntries(account: agent) }) ?? []
             for entry in entries {
-                journalContext[entry.key] = (recipes.displayName(entry.recipe, job: entry.job), entry.job)
+                memo.journalContext[entry.key] = (recipes.displayName(entry.recipe, job: entry.job), entry.job)
             }
             return .pending(entries)
         case .settleChallenges:
@@ -76,7 +76,7 @@ extension AccountPass {
                 case .waiting(let until, let reason): .waiting(until: until, reason: reason)
                 case .paused(let until): .paused(until: until)
                 }
-            return .challenges(state, accountBroken: authBroken != nil || clientError != nil)
+            return .challenges(state, accountBroken: access.authBroken != nil || access.clientError != nil)
         case .markUnreadable(let entry):
             _ = try? await store.markFailed(key: entry.key, reason: "journal payload unreadable", retryAt: nil, at: now)
             report.items.append(item(entry, "?", .failed, "journal payload unreadable"))
@@ -90,7 +90,7 @@ extension AccountPass {
                 deferredUntil = last.until
             }
             return .attempted(
-                stop: stop || authBroken != nil || clientError != nil, deferredUntil: deferredUntil)
+                stop: stop || access.authBroken != nil || access.clientError != nil, deferredUntil: deferredUntil)
         case .saveLimiter:
             await saveLimiter()
         }

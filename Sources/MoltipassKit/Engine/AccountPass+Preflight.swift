@@ -14,17 +14,17 @@ extension AccountPass {
         await loadLimiter()
         // A restart is an operator's act: check the key even if a pause says it was refused
         // (a working key lifts that pause; `readIdentity`).
-        readIdentityAnyway = true
+        probes.readIdentityAnyway = true
         let agent = agent
         let pauses = (try? await store.read { try await $0.pauses(account: agent) }) ?? []
-        mustProbeKey = pauses.contains { $0.kind == .keyRefused }
-        if await requireClient() != nil || (client != nil && authBroken == nil) {
+        probes.mustProbeKey = pauses.contains { $0.kind == .keyRefused }
+        if await requireClient() != nil || (access.client != nil && access.authBroken == nil) {
             report.keysChecked.append(agent)
         }
         await endPass()
-        if let pausedUntil { report.pause(agent, until: pausedUntil, kinds: [.suspended]) }
-        if let authBroken { report.authBroken[agent] = authBroken }
-        if let clientError { report.keychainFailures[agent] = clientError }
-        if claimed == false { report.unclaimed.append(agent) }
+        if let pausedUntil = access.pausedUntil { report.pause(agent, until: pausedUntil, kinds: [.suspended]) }
+        if let authBroken = access.authBroken { report.authBroken[agent] = authBroken }
+        if let clientError = access.clientError { report.keychainFailures[agent] = clientError }
+        if info.claimed == false { report.unclaimed.append(agent) }
     }
 }

@@ -74,13 +74,13 @@ extension AccountPass {
     func restoreVote(_ entry: JournalEntry, _ write: PlannedWrite, into report: inout RunReport) async -> Bool {
         let removed = "the vote was already on the server and sending it took it off"
         logger.warning("vote removed by the server; restoring it once", metadata: ["agent": "\(agent)"])
-        guard !restoringVotes.contains(entry.key) else {
+        guard !memo.restoringVotes.contains(entry.key) else {
             let reason = "\(removed) again while restoring it; left alone"
             _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
             report.items.append(item(entry, write.summary, .failed, reason))
             return false
         }
-        restoringVotes.insert(entry.key)
+        memo.restoringVotes.insert(entry.key)
         _ = try? await store.markFailed(key: entry.key, reason: "\(removed); restoring it", retryAt: now, at: now)
         guard let current = try? await store.read({ [key = entry.key] in try await $0.journalEntry(key: key) }) ?? nil
         else {

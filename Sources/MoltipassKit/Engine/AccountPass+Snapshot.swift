@@ -69,7 +69,7 @@ extension AccountPass {
             limiter: limiter, pending: stored.pending, cursors: stored.cursors, facts: stored.facts,
             dailyCounts: stored.dailyCounts.flatMap(DailyCounts.init(stored:)) ?? DailyCounts(),
             queueLedger: stored.queueLedger.flatMap(QueueLedger.init(stored:)) ?? QueueLedger(),
-            legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: serverName != nil)
+            legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: info.name != nil)
     }
 
     /// The targets already acted on, per kind: the store's dedup facts, and the journal's

@@ -10,7 +10,7 @@ extension AccountPass {
     /// Reads the posts a selector names, through the limiter.
     func fetch(_ selector: Selector) async throws -> [Post] {
         guard let client = await requireClient() else {
-            throw ReadDeferred(until: nil, reason: authBroken ?? clientError ?? "no client")
+            throw ReadDeferred(until: nil, reason: access.authBroken ?? access.clientError ?? "no client")
         }
         switch limiter.reserve([.read], at: now) {
         case .allowed: break

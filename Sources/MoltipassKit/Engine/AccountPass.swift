@@ -18,36 +18,17 @@ final class AccountPass {
         _modify { yield &machine.limiter }
         set { machine.limiter = newValue }
     }
-    var client: MoltbookClient?
-    var clientError: String?
-    var createdAt: Date?
-    /// The agent's name and id on the server (`GET /agents/me`): the keychain entry's name is
-    /// only a local label, and "is this post mine" must be asked with the server's.
-    var serverName: String?
-    var serverID: String?
-    /// Whether the server says the agent is claimed (`AccountInfo.claimed`).
-    var claimed: Bool?
-    var authBroken: String?
-    /// A pause decided where no report was at hand (the identity read): merged at the end.
-    var pausedUntil: Date?
-    /// A `key_refused` pause ran out: read `/agents/me` before anything else, even if the
-    /// identity is known, to see whether the key works again.
-    var mustProbeKey = false
-    /// Read `/agents/me` when the client is made, whatever is known (the daemon's start).
-    var readIdentityAnyway = false
-    /// Votes being restored after the server took them back (at most once each).
-    var restoringVotes: Set<String> = []
-    /// The auth breaker's pause ran out before this pass: probe with a read before the first write.
-    var breakerWasOpen = false
-    var probedThisPass = false
-    /// Recipe and job of the journal entries seen in this pass, for report lines about challenges.
-    var journalContext: [String: (recipe: String, job: String)] = [:]
-    /// The limiter and account info as last read or written: unchanged ones are not written again.
-    var storedLimiter: Data?
-    var storedInfo: AccountInfo?
-    /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
-    /// fingerprint: read on first use in the pass (the machine keeps its own copy current).
-    var contentSeen: [String: ContentSighting]?
+    /// The client and what the pass found of the key and the account's standing.
+    var access = Access()
+    /// Reads of `/agents/me` the pass owes before it writes.
+    var probes = Probes()
+    /// The agent's creation time, name and id on the server, and claim state (`GET /agents/me`):
+    /// the keychain entry's name is only a local label, and "is this post mine" must be asked
+    /// with the server's.
+    var info = AccountInfo(createdAt: nil)
+    /// What the pass remembers: the limiter and account info as stored, votes being restored,
+    /// the journal context of report lines, the duplicate guard's sightings.
+    var memo = Memo()
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
@@ -108,11 +89,12 @@ final class AccountPass {
             await keyReplaced(since: refused)
         {
             allPauses.removeAll { $0.kind == .keyRefused }
-            mustProbeKey = true
+            probes.mustProbeKey = true
         }
         let pauses = allPauses.filter { $0.isActive(at: now) }
-        breakerWasOpen = allPauses.contains { $0.kind == .authBreaker && !$0.isActive(at: now) }
-        mustProbeKey = mustProbeKey || allPauses.contains { $0.kind == .keyRefused && !$0.isActive(at: now) }
+        probes.breakerWasOpen = allPauses.contains { $0.kind == .authBreaker && !$0.isActive(at: now) }
+        probes.mustProbeKey =
+            probes.mustProbeKey || allPauses.contains { $0.kind == .keyRefused && !$0.isActive(at: now) }
         if let refused = pauses.first(where: { $0.kind == .keyRefused }) {
             // A refused key is an auth problem for cron and health, not an ordinary pause.
             report.authBroken[agent] = refused.reason
@@ -130,14 +112,14 @@ final class AccountPass {
         let start = now
         await drive(decide { $0.tick(now: start) }, into: &report)
         await endPass()
-        if let pausedUntil {
+        if let pausedUntil = access.pausedUntil {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])
             report.due(at: pausedUntil)
         }
-        if let authBroken { report.authBroken[agent] = authBroken }
-        if let clientError { report.keychainFailures[agent] = clientError }
-        if client != nil, clientError == nil { report.keysChecked.append(agent) }
-        if claimed == false { report.unclaimed.append(agent) }
+        if let authBroken = access.authBroken { report.authBroken[agent] = authBroken }
+        if let clientError = access.clientError { report.keychainFailures[agent] = clientError }
+        if access.client != nil, access.clientError == nil { report.keysChecked.append(agent) }
+        if info.claimed == false { report.unclaimed.append(agent) }
     }
 
     /// Ends the pass in one transaction: the limiter and account info if they changed, the
@@ -200,5 +182,44 @@ final class AccountPass {
             }
             return false
         }
+    }
+}
+
+extension AccountPass {
+    /// The client of the pass and what it found of the key and the account's standing.
+    struct Access {
+        var client: MoltbookClient?
+        /// The client could not be made (the keychain, the key's entry).
+        var clientError: String?
+        /// The key or the account cannot write now (refused, suspended).
+        var authBroken: String?
+        /// A pause decided where no report was at hand (the identity read): merged at the end.
+        var pausedUntil: Date?
+    }
+
+    /// Reads of `/agents/me` the pass owes before it writes.
+    struct Probes {
+        /// A `key_refused` pause ran out: read `/agents/me` before anything else, even if the
+        /// identity is known, to see whether the key works again.
+        var mustProbeKey = false
+        /// Read `/agents/me` when the client is made, whatever is known (the daemon's start).
+        var readIdentityAnyway = false
+        /// The auth breaker's pause ran out before this pass: probe with a read before the first write.
+        var breakerWasOpen = false
+        var probedThisPass = false
+    }
+
+    /// What the pass remembers between its steps.
+    struct Memo {
+        /// The limiter and account info as last read or written: unchanged ones are not written again.
+        var storedLimiter: Data?
+        var storedInfo: AccountInfo?
+        /// Votes being restored after the server took them back (at most once each).
+        var restoringVotes: Set<String> = []
+        /// Recipe and job of the journal entries seen in this pass, for report lines about challenges.
+        var journalContext: [String: (recipe: String, job: String)] = [:]
+        /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
+        /// fingerprint: read on first use in the pass (the machine keeps its own copy current).
+        var contentSeen: [String: ContentSighting]?
     }
 }
