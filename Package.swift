@@ -75,21 +75,41 @@ let package = Package(
         ),
         // The built-in verification-challenge solver (pure text in, answer and confidence out).
         .target(name: "ChallengeSolver"),
-        // Limit classes and profiles, the GCRA limiter, hint absorption; pure, time passed in.
-        .target(name: "Scheduling", dependencies: ["MoltbookAPI", "Recipes"]),
+        // Limit classes and profiles, the sliding-window and GCRA limiter, hint absorption; pure, time passed in.
+        .target(name: "RateLimiting", dependencies: ["MoltbookAPI", "Recipes"]),
         // The state store protocol and its SQLite implementation.
         .target(name: "Storage", dependencies: ["FileSafety", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The engine: AccountMachine (an account's pass as decisions) and its driver, the runner, run
+        // reports, the challenge policy and command solver. No sandbox, no keychain, no command line.
         .target(
-            name: "MoltipassKit",
+            name: "MoltipassEngine",
             dependencies: [
-                "MoltbookAPI", "Keychain", "Recipes", "Scheduling", "Storage", "MoltbookSandbox", "ChallengeSolver",
-                "Determinism", .product(name: "Logging", package: "swift-log"),
+                "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `plan`'s simulation: the same engine on a virtual clock against the in-process sandbox model.
+        .target(
+            name: "MoltipassPlan",
+            dependencies: [
+                "MoltipassEngine", "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "MoltbookSandbox",
+                "Determinism",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What each command does behind its parser: the run session and daemon, status and health,
+        // check, pause/cancel, keys, register, claim, demo, plan --live.
+        .target(
+            name: "MoltipassCommands",
+            dependencies: [
+                "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "Recipes", "RateLimiting", "Storage",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "moltipass",
             dependencies: [
-                "MoltipassKit", "Recipes", "Storage",
+                "MoltipassCommands", "MoltipassEngine", "MoltipassPlan", "Recipes", "Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "moltipass-bench",
             dependencies: [
-                "MoltbookAPI", "Keychain", "MoltipassKit", "Recipes", "Storage",
+                "MoltbookAPI", "Keychain", "MoltipassEngine", "MoltipassPlan", "Recipes", "Storage",
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,14 +146,17 @@ let package = Package(
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety", "MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "FileSafety", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "MoltipassTesting"]),
+        .testTarget(name: "RateLimitingTests", dependencies: ["RateLimiting", "MoltipassTesting"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [
                 "Storage", "MoltbookSandbox", "MoltipassTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "MoltipassKitTests", dependencies: ["MoltipassKit", "MoltipassTesting"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["MoltipassEngine", "MoltipassPlan", "MoltipassCommands", "MoltipassTesting"]
+        ),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox", "Determinism"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
-/// The `moltipass` command line: parsing only; the work happens in MoltipassKit.
+/// The `moltipass` command line: parsing only; the work happens in MoltipassCommands (and the engine and plan targets).
 @main
 struct Moltipass: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ struct ReadmeReferenceTests {
 
     /// `(code, name)` of every `case name = code` in ExitStatus.swift, in order.
     static func exitStatusCases() throws -> [(Int32, String)] {
-        try source("Sources/MoltipassKit/ExitStatus.swift").split(separator: "\n").compactMap { line in
+        try source("Sources/MoltipassEngine/ExitStatus.swift").split(separator: "\n").compactMap { line in
             line.wholeMatch(of: /\s+case (\w+) = (\d+)/).flatMap { match in Int32(match.2).map { ($0, String(match.1)) }
             }
         }

@@ -111,14 +111,15 @@ struct ReadmeRunningTests {
     }
 
     /// The documented `status --json` fields are exactly the report's stored properties
-    /// (`Sources/MoltipassKit/Status/StatusReport.swift`, snake_case): none missing, none invented.
+    /// (`Sources/MoltipassCommands/Status/StatusReport.swift`, snake_case): none missing, none invented.
     @Test func statusFieldsMatchTheReport() throws {
         let section = try Readme.section("Running recipes")
         let documented = Set(
             Readme.table(startingWith: "`status --json` field", in: section).flatMap { Readme.codeSpans($0[0]) }
                 .flatMap { $0.split(separator: ".").map { String($0.replacingOccurrences(of: "[]", with: "")) } })
         let source = try String(
-            contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/MoltipassKit/Status/StatusReport.swift"),
+            contentsOf: Fixtures.packageRoot.appendingPathComponent(
+                "Sources/MoltipassCommands/Status/StatusReport.swift"),
             encoding: .utf8)
         let declared = Set(
             source.split(separator: "\n").filter { !$0.contains("{") }

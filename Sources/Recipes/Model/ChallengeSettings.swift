@@ -11,7 +11,7 @@
 /// ```
 ///
 /// Every key is optional; the engine's defaults (built-in solver, threshold 0.7, one attempt, six-hour pause)
-/// fill the rest. The values are checked here; turning them into the engine's policy is MoltipassKit's job.
+/// fill the rest. The values are checked here; turning them into the engine's policy is MoltipassEngine's job.
 public struct ChallengeSettings: Sendable, Equatable {
     /// Which solver answers.
     public enum Solver: Sendable, Equatable {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass challenge …`: verification challenges (lobster math) outside a run.
 struct ChallengeCommand: AsyncParsableCommand {

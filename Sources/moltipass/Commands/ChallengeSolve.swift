@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass challenge solve`: answer one challenge text from stdin with the chosen solver.
 struct ChallengeSolve: AsyncParsableCommand {

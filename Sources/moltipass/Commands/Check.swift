@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass check RECIPE…`: the preflight after every change.
 struct Check: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Logging
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass claim NAME [--wait]`: checks or waits for the owner's claim.
 struct Claim: AsyncParsableCommand {

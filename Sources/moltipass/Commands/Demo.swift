@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import MoltbookAPI
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass demo --sandbox URL`: the scripted scenario against a local sandbox.
 struct Demo: AsyncParsableCommand {

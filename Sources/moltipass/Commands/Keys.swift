@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys …`: the encrypted keychain that holds the agents' API keys.
 struct Keys: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys add NAME`: stores a key read from stdin or a no-echo prompt.
 struct KeysAdd: AsyncParsableCommand {

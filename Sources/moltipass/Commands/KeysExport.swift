@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys export NAME --reveal`: prints a key, for migration only.
 struct KeysExport: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys list`: names, metadata and key fingerprints; never keys.
 struct KeysList: AsyncParsableCommand {

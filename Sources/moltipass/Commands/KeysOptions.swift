@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// The options every keychain command shares: where the file is and where its passphrase is.
 struct KeysOptions: ParsableArguments {

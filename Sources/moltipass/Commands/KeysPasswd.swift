@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys passwd`: re-encrypts the keychain under a new passphrase.
 struct KeysPasswd: AsyncParsableCommand {

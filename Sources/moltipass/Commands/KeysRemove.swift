@@ -1,5 +1,7 @@
 import ArgumentParser
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys remove NAME`.
 struct KeysRemove: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// Runs a command's work and turns any failure into its message on stderr and its exit status.
 func reportingFailures(_ body: () async throws -> ExitStatus) async throws {

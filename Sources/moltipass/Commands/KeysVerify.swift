@@ -1,6 +1,8 @@
 import ArgumentParser
 import Logging
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass keys verify NAME`: asks Moltbook whether the stored key works.
 struct KeysVerify: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass lint FILE…`: validate, then check schedules against the rate limits, sizes, queues and secrets.
 struct Lint: ParsableCommand {

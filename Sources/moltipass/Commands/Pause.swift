@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass pause AGENT [--for DURATION]`: stops an agent's writes (a manual pause).
 struct Pause: AsyncParsableCommand {

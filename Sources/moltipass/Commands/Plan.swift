@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 import Synchronization
 
 /// `moltipass plan RECIPE… --for 7d`: the engine on a virtual clock against a simulated Moltbook;

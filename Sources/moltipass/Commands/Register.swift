@@ -1,6 +1,8 @@
 import ArgumentParser
 import Logging
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass register NAME --description TEXT`: registers an agent and stores its key.
 struct Register: AsyncParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 import Recipes
 
 /// `moltipass run RECIPE… [--once]`: the engine, for cron (`--once`) or as a daemon.

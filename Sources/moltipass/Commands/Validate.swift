@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import MoltipassKit
+import MoltipassCommands
+import MoltipassEngine
+import MoltipassPlan
 
 /// `moltipass validate FILE…`: are these valid recipes? Exit 0 if all are, 65 with every diagnostic if not.
 struct Validate: ParsableCommand {

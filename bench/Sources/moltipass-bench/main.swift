@@ -26,7 +26,8 @@ import Foundation
 import Keychain
 import Logging
 import MoltbookAPI
-import MoltipassKit
+import MoltipassEngine
+import MoltipassPlan
 import Recipes
 import Storage
 

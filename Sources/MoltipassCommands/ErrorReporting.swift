@@ -1,0 +1,33 @@
+import Keychain
+import MoltbookAPI
+import MoltipassEngine
+
+/// Maps failures to an exit status and a one-line message for stderr.
+public enum ErrorReporting {
+    public static func exitStatus(for error: any Error) -> ExitStatus {
+        if let failure = error as? KeysFailure { return failure.status }
+        if let error = error as? KeychainError { return exitStatus(for: error) }
+        guard let error = error as? APIError else { return .failure }
+        switch error.code {
+        case .invalidKey, .authenticationRequired, .notClaimed, .suspended: return .authBroken
+        case .serverError, .transport, .rateLimited, .undecodable: return .transient
+        default: return .failure
+        }
+    }
+
+    /// Keychain failures: a name or file that already exists is a conflict (14), a bad name
+    /// or KDF parameter on the command line is usage (64), everything else — wrong passphrase,
+    /// modified file, unsafe permissions, no passphrase source, missing file or entry — is 12.
+    public static func exitStatus(for error: KeychainError) -> ExitStatus {
+        switch error {
+        case .entryExists, .alreadyExists: return .conflict
+        case .invalidEntryName, .invalidKDFParameters, .unusableKey: return .usage
+        default: return .keychain
+        }
+    }
+
+    public static func message(for error: any Error) -> String {
+        if let error = error as? APIError { return "moltipass: \(error)" }
+        return "moltipass: \(error)"
+    }
+}

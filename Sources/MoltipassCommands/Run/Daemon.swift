@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import MoltipassEngine
+import Recipes
+
+/// `moltipass run` without `--once`: pass, sleep until the next due instant, repeat.
+///
+/// - Sleeps until the earliest of: the next occurrence, the next deferred action, half the
+///   lease time (to renew it) — never polls.
+/// - SIGTERM/SIGINT: the current pass finishes (an in-flight request completes or times out and
+///   is journaled), leases are released, exit 0.
+/// - SIGHUP: reloads the recipe files; a broken reload keeps the old recipes and logs why.
+public struct Daemon: Sendable {
+    public let session: RunSession
+    public let recipePaths: [String]
+    public let environment: [String: String]
+    /// Recipe files skipped at start (invalid, or missing what they need here): named by
+    /// `status --health` until a reload fixes them.
+    public var startupProblems: [HealthProblem]
+
+    public init(
+        session: RunSession, recipePaths: [String], environment: [String: String],
+        startupProblems: [HealthProblem] = []
+    ) {
+        self.session = session
+        self.recipePaths = recipePaths
+        self.environment = environment
+        self.startupProblems = startupProblems
+    }
+
+    /// Invalid recipe files as health problems, one per file (its first diagnostic).
+    public static func problems(invalid: [Diagnostic]) -> [HealthProblem] {
+        var seen: Set<String> = []
+        return invalid.compactMap { diagnostic in
+            guard seen.insert(diagnostic.file).inserted else { return nil }
+            return HealthProblem(
+                kind: "invalid_recipe",
+                message: "\(diagnostic.description) (the file is skipped; the other recipes run)")
+        }
+    }
+
+    public func run(signals: SignalWaiter) async -> ExitStatus {
+        let holder = LeaseHolder.make("daemon")
+        var recipes = session.recipes
+        var runner = makeRunner(recipes, holder: holder)
+        let logger = session.logger
+        var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: false)
+        logger.info("daemon started", metadata: ["recipes": "\(recipes.count)", "holder": "\(holder)"])
+        var health = HealthTracker(holder: holder, recipeProblems: startupProblems)
+        await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+        while true {
+            let started = session.clock()
+            let report = await runner.pass(now: started)
+            await reportLogger.log(report, since: started)
+            await health.update(with: report, at: session.clock(), store: session.store)
+            if signals.stopRequested { break }
+            let now = session.clock()
+            let leaseRenewal = now.addingTimeInterval(runner.configuration.leaseTTL / 2)
+            let wake = min(report.nextDue ?? leaseRenewal, leaseRenewal)
+            logger.debug("sleeping", metadata: ["until": "\(wake)"])
+            switch await signals.wait(seconds: max(0.05, wake.timeIntervalSince(now))) {
+            case .deadline:
+                continue
+            case .terminate:
+                break
+            case .reload:
+                let (valid, invalid) = RunSession.loadValidRecipes(recipePaths)
+                let (runnable, local) = LocalChecks.split(valid, environment: environment)
+                let problems = Self.problems(invalid: invalid) + local
+                guard !runnable.isEmpty else {
+                    logger.error(
+                        "reload failed; keeping the previous recipes (no recipe in the reload can run)",
+                        metadata: ["why": "\(problems.map(\.text).joined(separator: "; "))"])
+                    continue
+                }
+                for problem in problems {
+                    logger.error("recipe skipped", metadata: ["why": "\(problem.text)", "kind": "\(problem.kind)"])
+                }
+                recipes = runnable
+                runner = makeRunner(recipes, holder: holder)
+                logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
+                health.recipeProblems = problems
+                await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+                continue
+            }
+            break
+        }
+        await runner.releaseAll()
+        await health.remove(store: session.store)
+        logger.info("daemon stopped")
+        return .ok
+    }
+
+    /// The daemon's runner over `recipes`: the session's configuration (`--journal-retention`
+    /// included: a second hand-built configuration once dropped it), leases kept between passes.
+    func makeRunner(_ recipes: [Recipe], holder: String) -> Runner {
+        session.runner(holder: holder, releaseLeases: false, environment: environment, recipes: recipes)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Keychain
+import Logging
+import MoltbookAPI
+import MoltipassEngine
+import Recipes
+import Storage
+
+/// Everything `moltipass run` needs, resolved from flags and environment: recipes, state store,
+/// keychain, clock. The command itself only parses and calls this.
+public struct RunSession: Sendable {
+    public let recipes: [Recipe]
+    public let store: SQLiteStateStore
+    public let statePath: String
+    public let keys: KeysSession
+    public let logger: Logger
+    /// The wall clock, or a fixed start plus monotonic elapsed time (`--now`, tests).
+    public let clock: @Sendable () -> Date
+    /// `--journal-retention`: how long done journal entries are kept.
+    public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
+
+    /// Loads every recipe it can: the valid ones, and the diagnostics of the others (issue 19:
+    /// one invalid file no longer stops every agent; it is reported and skipped). A recipe whose
+    /// job clashes with an earlier one's (`RecipeSet.conflicts`) counts as invalid.
+    public static func loadValidRecipes(_ paths: [String]) -> (recipes: [Recipe], invalid: [Diagnostic]) {
+        var recipes: [Recipe] = []
+        var invalid: [Diagnostic] = []
+        for path in RecipePaths.expand(paths) {
+            switch RecipeLoader.load(path: path) {
+            case .success(let recipe): recipes.append(recipe)
+            case .failure(let diagnostics): invalid += diagnostics.sorted().items
+            }
+        }
+        // A recipe whose job another recipe already claims is skipped with the clash named.
+        RecipeSet.assignIdentities(&recipes)
+        let clashes = RecipeSet.conflicts(recipes)
+        let clashing = Set(clashes.map(\.file))
+        return (recipes.filter { !clashing.contains($0.file) }, invalid + clashes)
+    }
+
+    /// Loads and validates every recipe (a directory: its `*.yaml`/`*.yml` files, `RecipePaths`);
+    /// all diagnostics of all files when any is invalid.
+    public static func loadRecipes(_ paths: [String]) -> Result<[Recipe], Diagnostics> {
+        let (recipes, invalid) = loadValidRecipes(paths)
+        return invalid.isEmpty ? .success(recipes) : .failure(Diagnostics(invalid))
+    }
+
+    public init(
+        recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?
+    ) async throws {
+        // The store creates a missing directory (0700; a bare file name lives in the working
+        // directory), with failures in plain words.
+        self.recipes = recipes
+        self.statePath = statePath
+        self.store = try await SQLiteStateStore.open(path: statePath)
+        self.keys = keys
+        self.logger = logger
+        if let now {
+            let started = ContinuousClock.now
+            clock = { now.addingTimeInterval(Self.seconds(started.duration(to: .now))) }
+        } else {
+            clock = { Date() }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The engine over these recipes; the keychain is unlocked on the first request that needs a key.
+    /// `recipes`: these instead of the session's (the daemon after a reload). The one place a
+    /// `Runner` is configured from the command line, so every flag reaches both modes.
+    public func runner(
+        holder: String, releaseLeases: Bool, environment: [String: String], recipes: [Recipe]? = nil
+    ) -> Runner {
+        var configuration = Runner.Configuration(holder: holder)
+        configuration.releaseLeases = releaseLeases
+        configuration.environment = environment
+        configuration.journalRetention = journalRetention.seconds
+        let keys = keys
+        let logger = logger
+        return Runner(recipes: recipes ?? self.recipes, store: store, configuration: configuration, logger: logger) {
+            agent, baseURL in
+            let (entry, key) = try keys.entryAndKey(agent)
+            return try KeysEndpoint.client(baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger)
+        }
+    }
+
+    /// `run --once`: one pass; if the only thing left is a deferral within `maxWait`, wait for
+    /// it and pass again (bounded), so a cron run finishes what it can.
+    public func runOnce(maxWait: TimeInterval, environment: [String: String]) async -> RunReport {
+        let holder = LeaseHolder.make("once")
+        let runner = runner(holder: holder, releaseLeases: true, environment: environment)
+        let deadline = clock().addingTimeInterval(maxWait)
+        var report = await runner.pass(now: clock())
+        var passes = 1
+        while passes < 20, let next = report.nextDue, next <= deadline, report.count(.deferred) > 0,
+            report.authBroken.isEmpty, report.locked.isEmpty
+        {
+            let wait = next.timeIntervalSince(clock())
+            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10)) }
+            let again = await runner.pass(now: clock())
+            report = Self.merge(report, again)
+            passes += 1
+        }
+        return report
+    }
+
+    /// Items of the later pass replace deferrals of the earlier one.
+    static func merge(_ first: RunReport, _ second: RunReport) -> RunReport {
+        var merged = second
+        merged.items = first.items.filter { $0.outcome != .deferred } + second.items
+        return merged
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import MoltbookAPI
+import RateLimiting
+import Recipes
+import Storage
+
+/// Who the agent is on the server: the client made when a request is first due, and one
+/// `GET /agents/me` for the name, id, age and claim.
+extension AccountPass {
+    /// The agent's client, made on first use; learns the agent's identity and age once.
+    /// Nil when the keychain or the key fails (`access.clientError`, `access.authBroken`).
+    func requireClient() async -> MoltbookClient? {
+        if let client = access.client { return access.authBroken == nil ? client : nil }
+        if access.clientError != nil || access.authBroken != nil { return nil }
+        do {
+            let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
+            access.client = made
+            if info.createdAt == nil || info.name == nil || probes.mustProbeKey || probes.readIdentityAnyway {
+                await readIdentity(made)
+            }
+            return access.authBroken == nil ? made : nil
+        } catch let error as APIError {
+            keyRefused(error)
+        } catch {
+            access.clientError = "\(error)"
+        }
+        return nil
+    }
+
+    /// One `GET /agents/me`: the agent's name, id and age. A refused key (401 on this read of
+    /// the agent's own profile, the one route every server has) becomes a stored pause, so
+    /// every later run sees it without sending anything; a suspension becomes one too; a 429
+    /// holds the read class, so the next read waits instead of drawing another.
+    func readIdentity(_ client: MoltbookClient) async {
+        guard case .allowed = limiter.reserve([.read], at: now) else { return }
+        do {
+            let me = try await client.me()
+            absorb(me.rateLimit, status: me.status, action: nil, request: .read)
+            info.name = me.value.name
+            info.id = me.value.id ?? info.id
+            info.claimed = me.value.isClaimed ?? info.claimed
+            if let created = me.value.createdAt {
+                info.createdAt = created
+                limiter.setRules(LimitRules.rules(for: profile()))
+            }
+            if probes.mustProbeKey {
+                probes.mustProbeKey = false
+                let agent = agent
+                _ = try? await store.transaction { try await $0.clearPause(account: agent, kind: .keyRefused) }
+                logger.info("the key works again; key_refused pause lifted", metadata: ["agent": "\(agent)"])
+            }
+        } catch {
+            absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
+            switch error.code {
+            case .invalidKey, .authenticationRequired, .notClaimed:
+                await refuseKey(error)
+            case .suspended:
+                let until = now.addingTimeInterval(error.suspensionRemaining ?? Self.unknownSuspension)
+                await storePause(.suspended, until: until, reason: error.message)
+                access.pausedUntil = max(access.pausedUntil ?? until, until)
+                access.authBroken = "\(error.message) (writes paused until \(MoltbookDateText.iso(until)))"
+            default:
+                break  // the read failed for another reason: the identity stays as known
+            }
+        }
+    }
+}
+
+/// What the engine remembers about an account besides its limiter.
+///
+/// Stored in `Codable`'s default shape (`{"createdAt": seconds since 2001-01-01}`, `{}` when
+/// unknown), read and written through `JSONValue`: it is read on every pass.
+package struct AccountInfo: Codable, Equatable {
+    var createdAt: Date?
+    /// The agent's name and id on the server (older state files have neither).
+    var name: String?
+    var id: String?
+    /// `is_claimed` as `GET /agents/me` last said (nil: not said). An unclaimed agent is
+    /// unhealthy (`status --health`) but not paused: some servers let unclaimed agents act, and
+    /// one that does not refuses the write, which pauses the agent then.
+    package var claimed: Bool?
+
+    init(createdAt: Date?, name: String? = nil, id: String? = nil, claimed: Bool? = nil) {
+        self.createdAt = createdAt
+        self.name = name
+        self.id = id
+        self.claimed = claimed
+    }
+
+    package init?(stored: Data) {
+        guard let fields = (try? JSONValue.parse(stored))?.object else { return nil }
+        switch fields["createdAt"] {
+        case nil, .null?: createdAt = nil
+        case .number(let seconds)?: createdAt = Date(timeIntervalSinceReferenceDate: seconds)
+        default: return nil
+        }
+        name = fields["name"]?.string
+        id = fields["id"]?.string
+        claimed = fields["claimed"]?.bool
+    }
+
+    var stored: Data {
+        var fields: [String: JSONValue] = [:]
+        if let createdAt { fields["createdAt"] = .number(createdAt.timeIntervalSinceReferenceDate) }
+        if let name { fields["name"] = .string(name) }
+        if let id { fields["id"] = .string(id) }
+        if let claimed { fields["claimed"] = .bool(claimed) }
+        return JSONValue.object(fields).encoded()
+    }
+}
+
+/// Who an agent is on the server, for "is this mine" questions: its id when both sides have
+/// one, else its name (case-insensitively; servers preserve case but names are unique without it).
+public struct AgentIdentity: Sendable, Equatable {
+    public var name: String
+    public var id: String?
+
+    public init(name: String, id: String? = nil) {
+        self.name = name
+        self.id = id
+    }
+
+    /// Whether `author` is this agent.
+    public func isSelf(_ author: AuthorRef?) -> Bool {
+        guard let author else { return false }
+        if let id, let other = author.id { return id == other }
+        return author.name.lowercased() == name.lowercased()
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import MoltbookAPI
+import RateLimiting
+import Recipes
+import Storage
+
+/// One account's pass as a state machine (issue 20): a value built from one snapshot of the
+/// agent's state, whose `tick(now:)` and `handle(_:at:)` return the actions to perform. It reads
+/// no clock, touches no store, holds no client and logs nothing; `AccountPass` is its driver,
+/// the one place that awaits: it performs each action in order and, when an action asks a
+/// question (the last one returned), hands the answer back as an event.
+///
+/// A pass, as the machine sees it:
+/// 1. `tick`: waiting writes that expired or lost their job are withdrawn (`dropStale`);
+/// 2. planning (`PlanningMachine`): every job's due occurrences expanded, checked and journaled
+///    in one transaction (`journal`), asking for the client, selections and the duplicate
+///    guard's ledger as it goes;
+/// 3. unless the account is paused, the drain: open challenges settled, then each pending
+///    entry decided by the `DrainMachine` (deferred, waiting, read back, sent) and handed to the
+///    driver to `attempt` one at a time, the limiter saved after each.
+struct AccountMachine {
+    /// What the driver read from the store, in one read, to build the machine.
+    struct Snapshot: Sendable {
+        var limiter: Limiter
+        /// The agent's unfinished journal entries, oldest first.
+        var pending: [JournalEntry] = []
+        /// The jobs' cursors, by `PlanningMachine.jobKey(recipe identity, job id)`.
+        var cursors: [String: Date] = [:]
+        var facts = DoneTargets()
+        var dailyCounts = DailyCounts()
+        var queueLedger = QueueLedger()
+        /// Index-based queue positions of older state (`PlanningMachine.legacyKey`).
+        var legacyQueuePositions: [String: Int] = [:]
+        var identity: AgentIdentity
+        /// Whether the server's name for the agent is known (`GET /agents/me` read before).
+        var identityKnown = false
+        /// The pause in force, if any: reason and end (nil: until resumed).
+        var paused: (reason: String, until: Date?)?
+    }
+
+    /// A write withdrawn before planning, and why.
+    struct StaleWrite: Sendable {
+        var entry: JournalEntry
+        var reason: String
+    }
+
+    enum Action {
+        // Report lines.
+        case line(RunReport.Item)
+        case due(Date)
+        case dryQueue(String)
+        case transientFailure
+        /// A text not planned because it repeats an earlier one (logged).
+        case duplicateSkipped(action: String, earlier: String)
+        // Questions: the answer comes back as an event.
+        /// Withdraw these waiting writes (→ `.dropped`).
+        case dropStale([StaleWrite])
+        /// Read the planning part of the snapshot again (→ `.reloaded`), after writes were withdrawn.
+        case reload
+        /// Make the client; read the identity when unknown (→ `.clientPrepared`).
+        case prepareClient
+        /// Read the posts a selector names, through the client and the limiter (→ `.fetched`).
+        case fetch(Selector)
+        /// Read the duplicate guard's sightings (→ `.contentLedger`).
+        case loadContentLedger
+        /// Record the planned writes in one transaction (→ `.journaled`).
+        case journal(PlanningMachine.Journal)
+        /// List the pending entries as deferred (the account is paused or waits for a challenge).
+        case reportPending(reason: String, until: Date?)
+        /// Read the pending entries for the drain (→ `.pending`).
+        case readPending
+        /// Answer the open challenges (→ `.challenges`).
+        case settleChallenges
+        /// Finish an entry whose payload cannot be read.
+        case markUnreadable(JournalEntry)
+        /// Read back, check with the server, admit and send one entry (→ `.attempted`).
+        case attempt(JournalEntry, PlannedWrite)
+        /// Store the limiter if it changed.
+        case saveLimiter
+    }
+
+    enum Event {
+        case dropped(ok: Bool)
+        case reloaded(Snapshot)
+        case clientPrepared(identity: AgentIdentity, known: Bool)
+        case fetched(Result<[Post], any Error>)
+        case contentLedger([String: ContentSighting])
+        case journaled(ok: Bool)
+        case pending([JournalEntry])
+        /// The challenges' state, and whether the account can no longer send (key or client broken).
+        case challenges(ChallengeState, accountBroken: Bool)
+        /// An attempt ended: stop the account for this pass? Deferred on a path of its own until?
+        case attempted(stop: Bool, deferredUntil: Date?)
+    }
+
+    /// Where open challenges leave the drain.
+    enum ChallengeState: Equatable {
+        case clear
+        case waiting(until: Date?, reason: String)
+        case paused(until: Date)
+    }
+
+    let agent: String
+    let recipes: [Recipe]
+    let configuration: Runner.Configuration
+    private(set) var snapshot: Snapshot
+    /// The drain's decisions and the account's limiter.
+    var drain: DrainMachine
+    private var planning: PlanningMachine?
+    private var draining = Draining()
+
+    /// The drain's place: the entries read and the one being attempted.
+    private struct Draining {
+        var entries: [JournalEntry] = []
+        var index = 0
+    }
+
+    init(agent: String, recipes: [Recipe], configuration: Runner.Configuration, snapshot: Snapshot, now: Date) {
+        self.agent = agent
+        self.recipes = recipes
+        self.configuration = configuration
+        self.snapshot = snapshot
+        drain = DrainMachine(limiter: snapshot.limiter, now: now)
+    }
+
+    var now: Date { drain.now }
+    var limiter: Limiter {
+        get { drain.limiter }
+        _modify { yield &drain.limiter }
+        set { drain.limiter = newValue }
+    }
+
+    /// The agent's jobs, each with its recipe.
+    var jobs: [(Recipe, Job)] { recipes.flatMap { recipe in recipe.jobs.map { (recipe, $0) } } }
+
+    // MARK: Tick
+
+    /// The pass at `now`: stale writes first, then planning.
+    mutating func tick(now: Date) -> [Action] {
+        drain = DrainMachine(limiter: drain.limiter, now: now)
+        let stale = PendingWrites.stale(
+            snapshot.pending, known: (configuration.knownRecipes ?? recipes).filter { $0.agent.value == agent },
+            now: now)
+        if !stale.isEmpty { return [.dropStale(stale)] }
+        return startPlanning()
+    }
+
+    mutating func handle(_ event: Event, at now: Date) -> [Action] {
+        switch event {
+        case .dropped(let ok):
+            return ok ? [.reload] : startPlanning()
+        case .reloaded(var fresh):
+            // The pause is the pass's, decided before (a withdrawal does not lift it).
+            fresh.paused = snapshot.paused
+            fresh.limiter = drain.limiter
+            snapshot = fresh
+            return startPlanning()
+        case .clientPrepared(let identity, let known):
+            return plan(.clientPrepared(identity: identity, known: known))
+        case .fetched(let result):
+            return plan(.fetched(result))
+        case .contentLedger(let seen):
+            return plan(.contentLedger(seen))
+        case .journaled(let ok):
+            return (ok ? [] : [.transientFailure]) + startDrain()
+        case .pending(let entries):
+            draining = Draining(entries: entries)
+            return [.settleChallenges]
+        case .challenges(let state, let broken):
+            switch state {
+            case .clear:
+                return broken ? [] : nextEntries()
+            case .waiting(let until, let reason):
+                return [.reportPending(reason: "verification challenge outstanding: \(reason)", until: until)]
+                    + (until.map { [.due($0)] } ?? [])
+            case .paused(let until):
+                return [
+                    .reportPending(
+                        reason: "account paused after a failed challenge", until: until == .distantFuture ? nil : until)
+                ]
+            }
+        case .attempted(let stop, let deferredUntil):
+            let entry = draining.entries[draining.index]
+            if entry.state == .intent || entry.state == .failed, let deferredUntil,
+                let kind = PlannedWrite.Kind(rawValue: entry.action)
+            {
+                // Deferred on a path of its own (a server check waiting for the read budget):
+                // the later writes of its class wait behind it too.
+                drain.deferred(PlannedWrite(kind: kind).limitClass, until: deferredUntil)
+            }
+            draining.index += 1
+            return [.saveLimiter] + (stop ? [] : nextEntries())
+        }
+    }
+
+    // MARK: Planning
+
+    private mutating func startPlanning() -> [Action] {
+        let waitingJobs = Set(snapshot.pending.map { PlanningMachine.jobKey($0.recipe, $0.job) })
+        let inputs = jobs.map { recipe, job in
+            PlanningMachine.JobInput(
+                recipe: recipe, job: job,
+                cursor: snapshot.cursors[PlanningMachine.jobKey(recipe.identity, job.id.value)],
+                earlierStillWaiting: recipe.stateNames.contains {
+                    waitingJobs.contains(PlanningMachine.jobKey($0, job.id.value))
+                })
+        }
+        planning = PlanningMachine(
+            agent: agent, now: now, jobs: inputs, environment: configuration.environment,
+            maxGap: configuration.maxGap, snapshot: snapshot)
+        return plan(nil)
+    }
+
+    private mutating func plan(_ answer: PlanningMachine.Answer?) -> [Action] {
+        guard var machine = planning else { return [] }
+        let actions = answer.map { machine.resume($0) } ?? machine.advance()
+        planning = machine
+        // Planning ends with its journal, or with nothing when nothing was planned.
+        if case .journal? = actions.last { return actions }
+        if let last = actions.last, last.isQuestion { return actions }
+        return actions + startDrain()
+    }
+
+    // MARK: Drain
+
+    private func startDrain() -> [Action] {
+        if let paused = snapshot.paused {
+            return [.reportPending(reason: "account paused: \(paused.reason)", until: paused.until)]
+        }
+        return [.readPending]
+    }
+
+    /// Decides entries from the current one on until one must be attempted.
+    private mutating func nextEntries() -> [Action] {
+        var actions: [Action] = []
+        while draining.index < draining.entries.count {
+            let entry = draining.entries[draining.index]
+            switch drain.step(for: entry) {
+            case .behind(let until):
+                actions.append(.line(line(entry, entry.action, .deferred, "behind an earlier deferred write", until)))
+            case .unreadable:
+                actions.append(.markUnreadable(entry))
+            case .waiting(let waiting, let until, let reason):
+                actions.append(.line(line(entry, waiting.summary, .deferred, reason, until)))
+                actions.append(.due(until))
+            case .readBack(let write), .send(let write):
+                actions.append(.attempt(entry, write))
+                return actions
+            }
+            draining.index += 1
+        }
+        return actions
+    }
+
+    func line(
+        _ entry: JournalEntry, _ action: String, _ outcome: RunReport.Item.Outcome, _ reason: String? = nil,
+        _ until: Date? = nil
+    ) -> RunReport.Item {
+        RunReport.Item(
+            agent: agent, recipe: recipes.displayName(entry.recipe, job: entry.job), job: entry.job, action: action,
+            outcome: outcome, reason: reason, until: until, key: entry.key, step: entry.step)
+    }
+}
+
+extension AccountMachine.Action {
+    /// Whether the driver must answer this action with an event before the machine goes on.
+    var isQuestion: Bool {
+        switch self {
+        case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .journal, .readPending,
+            .settleChallenges, .attempt:
+            true
+        case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
+            .saveLimiter:
+            false
+        }
+    }
+}
+
+extension PlanningMachine {
+    static func jobKey(_ recipe: String, _ job: String) -> String { recipe + "\u{1F}" + job }
+}

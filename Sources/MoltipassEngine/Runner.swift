@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import MoltbookAPI
+import RateLimiting
+import Recipes
+import Storage
+import Synchronization
+
+/// The engine: one `pass(now:)` plans what is due, journals it, and sends what the limiter
+/// admits. The caller owns the clock (`run --once`, the daemon loop, `plan`, tests).
+///
+/// Per account, in order:
+/// 1. take the account's lease (another holder → `locked`, nothing done);
+/// 2. plan each job's due occurrences, expand their steps into writes, and record every write's
+///    intent together with the job's cursor and queue positions in one transaction;
+/// 3. drain the account's pending journal entries: reconcile uncertain ones by reading back,
+///    then send each through the limiter, recording `sent` before and the outcome after.
+public final class Runner: Sendable {
+    /// Makes the client of an agent; called only when a request is actually due (the keychain
+    /// is unlocked lazily).
+    public typealias ClientFactory = @Sendable (_ agent: String, _ baseURL: String?) async throws -> MoltbookClient
+
+    public struct Configuration: Sendable {
+        /// This process, for leases and heartbeats.
+        public var holder: String
+        public var leaseTTL: TimeInterval = 600
+        /// Release leases at the end of a pass (`run --once`); the daemon keeps and renews them.
+        public var releaseLeases = true
+        /// Environment visible to templates (only names a recipe whitelists are read).
+        public var environment: [String: String] = [:]
+        /// Longest gap between ticks that still counts as "the runner was alive".
+        public var maxGap: TimeInterval = 3_600
+        /// Whether a lease holder is a process that no longer exists (its lease is taken over
+        /// instead of waited out); `LeaseHolder.isDeadLocalProcess` by default.
+        public var isDeadHolder: @Sendable (String) -> Bool = LeaseHolder.isDeadLocalProcess
+        /// How long a done journal entry is kept (nil: for ever). Without a limit the state
+        /// file grows by every write's rendered payload for as long as the agent runs. What
+        /// dedup needs survives pruning: the desired-state facts stay (one small row per target
+        /// acted on), and so do pending and finally failed entries. 90 days by default, long
+        /// enough for `status` and for reading a quarter's history with `sqlite3`.
+        public var journalRetention: TimeInterval? = Self.defaultJournalRetention
+
+        public static let defaultJournalRetention: TimeInterval = 90 * 86_400
+
+        /// Every recipe the caller knows, when it runs a pass over a part of them (`plan --live`
+        /// plans one job a pass): a waiting write of a job among these is not orphaned. Nil: the
+        /// runner's own recipes.
+        public var knownRecipes: [Recipe]?
+
+        /// Measures the machine's share of each pass (benchmarks only; `PassCostMeter`).
+        public var meter: PassCostMeter?
+
+        public init(holder: String) { self.holder = holder }
+
+        /// The cut-off of a pass at `now`: entries created before it are pruned. Rounded down
+        /// to a UTC midnight, so the cut moves once a day and every pass in between finds
+        /// nothing to delete (one index seek) instead of a few rows each time.
+        public func journalCutOff(at now: Date) -> Date? {
+            guard let journalRetention else { return nil }
+            let cut = (now.timeIntervalSince1970 - journalRetention) / 86_400
+            return Date(timeIntervalSince1970: cut.rounded(.down) * 86_400)
+        }
+    }
+
+    public let recipes: [Recipe]
+    public let store: any StateStore
+    public let configuration: Configuration
+    let makeClient: ClientFactory
+    let logger: Logger
+    /// Each account's limiter as last stored, with its bytes: a pass whose stored bytes are
+    /// these takes the value instead of decoding it again (equal bytes, equal limiter).
+    let decodedLimiters = Mutex<[String: (bytes: Data, limiter: Limiter)]>([:])
+    /// Each account's content-ledger sightings as of its last pass (`contentSightings`).
+    let ledgerSightings = Mutex<[String: LedgerSightings]>([:])
+
+    /// The sent part of an account's duplicate-guard sightings, kept between passes.
+    struct LedgerSightings: Sendable {
+        /// The newest sighting of each exact fingerprint.
+        var sightings: [String: ContentSighting] = [:]
+        /// The newest record read: the next pass reads from here.
+        var through = Date.distantPast
+        /// The ledger's generation when read (`PendingWrites.ledgerGenerationKey`).
+        var generation: Data?
+        /// When sightings older than the window were last dropped.
+        var compactedAt = Date.distantPast
+
+        init(generation: Data? = nil) { self.generation = generation }
+
+        mutating func add(_ record: ContentRecord) {
+            through = max(through, record.recordedAt)
+            guard record.recordedAt >= sightings[record.fingerprint]?.at ?? .distantPast else { return }
+            sightings[record.fingerprint] = ContentSighting(
+                kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
+                sent: true, signature: record.signature)
+        }
+
+        /// Drops sightings older than `earliest`, at most once a day of the ledger's time.
+        mutating func compact(before earliest: Date) {
+            guard earliest.timeIntervalSince(compactedAt) >= 86_400 else { return }
+            sightings = sightings.filter { $0.value.at >= earliest }
+            compactedAt = earliest
+        }
+    }
+
+    public init(
+        recipes: [Recipe], store: any StateStore, configuration: Configuration, logger: Logger,
+        makeClient: @escaping ClientFactory
+    ) {
+        // Identities as `run` assigns them (a job id shared within an agent: file names), for
+        // callers that load recipes themselves; recipes already assigned keep theirs.
+        var recipes = recipes
+        RecipeSet.assignIdentities(&recipes)
+        self.recipes = recipes
+        self.store = store
+        self.configuration = configuration
+        self.makeClient = makeClient
+        self.logger = logger
+    }
+
+    /// How `agent` answers verification challenges (its recipes' `challenge:` block, or the defaults).
+    func challengePolicy(for agent: String) -> ChallengePolicy {
+        ChallengePolicy.forAgent(agent, in: recipes)
+    }
+
+    /// The agents the recipes name, sorted.
+    public var agents: [String] { Array(Set(recipes.map(\.agent.value))).sorted() }
+
+    /// One pass at `now`.
+    public func pass(now: Date) async -> RunReport {
+        var report = RunReport()
+        for agent in agents {
+            await AccountPass(runner: self, agent: agent, now: now).run(into: &report)
+        }
+        report.includeDeferrals()
+        return report
+    }
+
+    /// The daemon's start-up check at `now` (`AccountPass.preflight`): every agent's key
+    /// unlocked and read back once; nothing planned or sent.
+    public func preflight(now: Date) async -> RunReport {
+        var report = RunReport()
+        for agent in agents {
+            await AccountPass(runner: self, agent: agent, now: now).preflight(into: &report)
+        }
+        return report
+    }
+
+    /// Gives up every lease this process holds (daemon shutdown).
+    public func releaseAll() async {
+        for agent in agents {
+            _ = try? await store.releaseLease(account: agent, holder: configuration.holder)
+        }
+        _ = try? await store.transaction { [holder = configuration.holder] in
+            try await $0.removeHeartbeat(holder: holder)
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import MoltbookAPI
+import RateLimiting
+import Recipes
+import Storage
+import Testing
+
+@testable import MoltipassCommands
+@testable import MoltipassEngine
+@testable import MoltipassPlan
+
+/// An account's pass as a table of situations at fixed instants (issue 20): the snapshot, the
+/// events the driver would answer with, and the actions the machine returns. No store, no
+/// sandbox, no client, no clock.
+@Suite("AccountMachine: a pass's decisions")
+struct AccountMachineTests {
+    /// 2026-12-01T10:30:00Z: half past an hourly job's occurrence.
+    static let now = Date(timeIntervalSince1970: 1_796_121_000)
+    static let hourAgo = now.addingTimeInterval(-3_600)
+
+    static func recipe(_ steps: String, job: String = "") throws -> Recipe {
+        let yaml = """
+            agent: a
+            jobs:
+              - id: j
+                schedule: { every: 1h }\(job)
+                steps:
+            \(steps)
+            """
+        return try RecipeLoader.load(bytes: Array(yaml.utf8), file: "t.yaml").get()
+    }
+
+    static let postStep = """
+              - post: { submolt: general, title: "Harbour notes", content: "The tide was calm and the gulls were loud." }
+        """
+    static let commentStep = """
+              - comment:
+                  content: "A fine point about {{post.title}}."
+                  on: { source: submolt, submolt: general, limit: 5, max_per_run: 5 }
+                  max_per_day: 2
+        """
+
+    static func machine(
+        _ recipe: Recipe, cursor: Date? = hourAgo, pending: [JournalEntry] = [], facts: DoneTargets = DoneTargets(),
+        identityKnown: Bool = true, paused: (String, Date?)? = nil
+    ) -> AccountMachine {
+        var snapshot = AccountMachine.Snapshot(
+            limiter: Limiter(rules: LimitRules.rules(for: .standard)), identity: AgentIdentity(name: "a"))
+        snapshot.pending = pending
+        snapshot.facts = facts
+        snapshot.identityKnown = identityKnown
+        snapshot.paused = paused
+        if let cursor { snapshot.cursors[PlanningMachine.jobKey(recipe.identity, "j")] = cursor }
+        var configuration = Runner.Configuration(holder: "test")
+        configuration.maxGap = 7_200
+        return AccountMachine(agent: "a", recipes: [recipe], configuration: configuration, snapshot: snapshot, now: now)
+    }
+
+    static func post(_ id: String, _ title: String, author: String = "someone") -> Post {
+        Post(
+            json: .object([
+                "id": .string(id), "title": .string(title), "author": .object(["name": .string(author)]),
+                "created_at": .string("2026-12-01T10:00:00+00:00"),
+            ]))!
+    }
+
+    static func entry(_ intent: JournalIntent, state: JournalState = .intent) -> JournalEntry {
+        JournalEntry(
+            intent: intent, state: state, attempts: 0, createdAt: now, updatedAt: now, sentAt: nil, remoteID: nil,
+            lastError: nil)
+    }
+
+    /// The journal an action list ends with, if it does.
+    static func journal(_ actions: [AccountMachine.Action]) -> PlanningMachine.Journal? {
+        if case .journal(let journal)? = actions.last { return journal }
+        return nil
+    }
+
+    static func lines(_ actions: [AccountMachine.Action]) -> [RunReport.Item] {
+        actions.compactMap { if case .line(let item) = $0 { item } else { nil } }
+    }
+
+    // MARK: Planning
+
+    /// Nothing due: the next occurrence to wake at, and the cursor still moves (it tells the
+    /// next pass the runner was alive: an occurrence after a longer gap counts as missed).
+    @Test func nothingDueWakesAtTheNextOccurrence() throws {
+        let start = Self.now.addingTimeInterval(-600)
+        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: start)
+        let actions = machine.tick(now: Self.now)
+        guard actions.count == 2, case .due(let next) = actions[0], case .journal(let journal) = actions[1] else {
+            Issue.record("expected [.due, .journal], got \(actions)")
+            return
+        }
+        #expect(next == Date(timeIntervalSince1970: 1_796_122_800))  // 11:00
+        #expect(journal.commits.map(\.intents.count) == [0] && journal.commits[0].cursor == Self.now)
+        #expect(journal.dailyCounts == nil && journal.queueLedger == nil)
+    }
+
+    /// A post due: the guard's ledger is asked for first; then one intent, journaled with the
+    /// cursor in one transaction; then the drain sends it.
+    @Test func aDuePostIsCheckedJournaledAndSent() throws {
+        var machine = Self.machine(try Self.recipe(Self.postStep))
+        let first = machine.tick(now: Self.now)
+        guard case .loadContentLedger? = first.last else {
+            Issue.record("a post is checked against the ledger first: \(first)")
+            return
+        }
+        let planned = machine.handle(.contentLedger([:]), at: Self.now)
+        let journal = try #require(Self.journal(planned))
+        #expect(journal.commits.count == 1)
+        let intent = try #require(journal.commits.first?.intents.first)
+        #expect(intent.action == "post" && intent.occurrence == Date(timeIntervalSince1970: 1_796_119_200))
+        #expect(journal.commits[0].cursor == Self.now)
+        #expect(journal.dailyCounts != nil && journal.queueLedger == nil)
+        guard case .readPending? = machine.handle(.journaled(ok: true), at: Self.now).last else {
+            Issue.record("after the journal, the drain reads its entries")
+            return
+        }
+        let entry = Self.entry(intent)
+        guard case .settleChallenges? = machine.handle(.pending([entry]), at: Self.now).last else {
+            Issue.record("challenges are settled before any write")
+            return
+        }
+        let attempt = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now)
+        guard case .attempt(let attempted, let write)? = attempt.last else {
+            Issue.record("the entry is attempted: \(attempt)")
+            return
+        }
+        #expect(attempted.key == intent.key && write.title == "Harbour notes")
+        let after = machine.handle(.attempted(stop: false, deferredUntil: nil), at: Self.now)
+        guard after.count == 1, case .saveLimiter = after[0] else {
+            Issue.record("the limiter is saved after the attempt, and the drain ends: \(after)")
+            return
+        }
+    }
+
+    /// The same text sent yesterday: skipped with the reason, the cursor still moves, nothing
+    /// journaled to send.
+    @Test func aRepeatedTextIsNotPlanned() throws {
+        var machine = Self.machine(try Self.recipe(Self.postStep))
+        _ = machine.tick(now: Self.now)
+        let write = PlannedWrite(
+            kind: .post, submolt: "general", title: "Harbour notes",
+            content: "The tide was calm and the gulls were loud.")
+        let print = try #require(ContentFingerprint(write))
+        let sighting = ContentSighting(
+            kind: "post", at: Self.now.addingTimeInterval(-86_400), journalKey: "old", excerpt: "Harbour notes",
+            sent: true)
+        let planned = machine.handle(.contentLedger([print.exact: sighting]), at: Self.now)
+        let journal = try #require(Self.journal(planned))
+        #expect(journal.commits.map(\.intents.count) == [0])
+        #expect(journal.commits[0].cursor == Self.now)
+        let skipped = Self.lines(planned).filter { $0.outcome == .skipped }
+        #expect(skipped.count == 1 && skipped[0].reason?.hasPrefix("duplicate content: the same text") == true)
+        #expect(planned.contains { if case .duplicateSkipped = $0 { true } else { false } })
+    }
+
+    /// A selection: the client first while the identity is unknown, then the read; posts already
+    /// commented and the agent's own are left out; `max_per_day` caps the rest.
+    @Test func aSelectionAsksForTheClientThenTheRead() throws {
+        var facts = DoneTargets()
+        facts.add(.comment, ["p2"])
+        var machine = Self.machine(try Self.recipe(Self.commentStep), facts: facts, identityKnown: false)
+        guard case .prepareClient? = machine.tick(now: Self.now).last else {
+            Issue.record("the client comes before a selection when the identity is unknown")
+            return
+        }
+        let read = machine.handle(.clientPrepared(identity: AgentIdentity(name: "a"), known: true), at: Self.now)
+        guard case .fetch(let selector)? = read.last else {
+            Issue.record("then the selection is read: \(read)")
+            return
+        }
+        #expect(selector.limit == 5)
+        let posts = [
+            Self.post("p1", "Tides"), Self.post("p2", "Gulls"), Self.post("p3", "Mine", author: "a"),
+            Self.post("p4", "Boats"), Self.post("p5", "Nets"),
+        ]
+        guard case .loadContentLedger? = machine.handle(.fetched(.success(posts)), at: Self.now).last else {
+            Issue.record("comments are checked against the ledger")
+            return
+        }
+        let planned = machine.handle(.contentLedger([:]), at: Self.now)
+        let journal = try #require(Self.journal(planned))
+        #expect(journal.commits[0].intents.map(\.target) == ["p1", "p4"])
+        #expect(
+            Self.lines(planned).contains {
+                $0.outcome == .skipped && $0.reason?.hasPrefix("max_per_day 2 reached") == true
+            })
+    }
+
+    /// A read the limiter deferred: the line says until when, nothing is journaled (the cursor
+    /// stays: the occurrence is planned again), and the drain goes on.
+    @Test func aDeferredSelectionKeepsTheCursor() throws {
+        var machine = Self.machine(try Self.recipe(Self.commentStep))
+        _ = machine.tick(now: Self.now)
+        let until = Self.now.addingTimeInterval(30)
+        let actions = machine.handle(
+            .fetched(.failure(ReadDeferred(until: until, reason: "reads: 60 a minute"))), at: Self.now)
+        #expect(Self.journal(actions) == nil)
+        #expect(Self.lines(actions).map(\.outcome) == [.deferred])
+        #expect(Self.lines(actions).first?.until == until)
+        guard case .readPending? = actions.last else {
+            Issue.record("the drain still runs: \(actions)")
+            return
+        }
+    }
+
+    /// A route this server refuses (404): the step is skipped for the occurrence and the cursor moves.
+    @Test func aRefusedSelectionMovesOn() throws {
+        var machine = Self.machine(try Self.recipe(Self.commentStep))
+        _ = machine.tick(now: Self.now)
+        let refused = APIError(code: .notFound, message: "no such route", endpoint: "GET /submolts/general/feed")
+        let actions = machine.handle(.fetched(.failure(refused)), at: Self.now)
+        let journal = try #require(Self.journal(actions))
+        #expect(journal.commits.map(\.intents.count) == [0])
+        #expect(Self.lines(actions).map(\.outcome) == [.failed])
+    }
+
+    /// An earlier occurrence's write still waiting: the new occurrence is skipped, not piled up.
+    @Test func aWaitingWriteSkipsTheNextOccurrence() throws {
+        // Kept for 3 hours (else it would expire at the next occurrence, before this one).
+        let recipe = try Self.recipe(Self.postStep, job: "\n    expire_after: 3h")
+        let waiting = JournalIntent(
+            key: "w", account: "a", recipe: recipe.identity, job: "j", occurrence: Self.hourAgo, step: 0,
+            action: "post", target: nil, contentHash: "h", payload: PlannedWrite(kind: .post, title: "x").payload,
+            notBefore: nil)
+        var machine = Self.machine(recipe, pending: [Self.entry(waiting)])
+        let actions = machine.tick(now: Self.now)
+        let journal = try #require(Self.journal(actions))
+        #expect(journal.commits.map(\.intents.count) == [0])
+        #expect(
+            Self.lines(actions).first?.reason?.hasPrefix("an earlier occurrence's writes are still waiting") == true)
+    }
+
+    /// A write whose job is gone: withdrawn first (an orphan), then the state read again.
+    @Test func anOrphanedWriteIsWithdrawnFirst() throws {
+        let orphan = JournalIntent(
+            key: "o", account: "a", recipe: "gone", job: "old", occurrence: Self.hourAgo, step: 0, action: "post",
+            target: nil, contentHash: "h", payload: PlannedWrite(kind: .post, title: "x").payload, notBefore: nil)
+        var machine = Self.machine(try Self.recipe(Self.postStep), pending: [Self.entry(orphan)])
+        guard case .dropStale(let stale)? = machine.tick(now: Self.now).last else {
+            Issue.record("the orphan is withdrawn before planning")
+            return
+        }
+        #expect(stale.map(\.entry.key) == ["o"] && stale[0].reason.hasPrefix("orphaned"))
+        guard case .reload? = machine.handle(.dropped(ok: true), at: Self.now).last else {
+            Issue.record("the state is read again after a withdrawal")
+            return
+        }
+    }
+
+    /// A paused account plans (the journal keeps the occurrence) but sends nothing.
+    @Test func aPausedAccountListsItsWritesInstead() throws {
+        var machine = Self.machine(
+            try Self.recipe(Self.postStep), paused: ("suspended by the server", Self.now.addingTimeInterval(3_600)))
+        _ = machine.tick(now: Self.now)
+        _ = machine.handle(.contentLedger([:]), at: Self.now)
+        let actions = machine.handle(.journaled(ok: true), at: Self.now)
+        guard actions.count == 1, case .reportPending(let reason, let until) = actions[0] else {
+            Issue.record("a paused account lists its pending writes: \(actions)")
+            return
+        }
+        #expect(reason == "account paused: suspended by the server")
+        #expect(until == Self.now.addingTimeInterval(3_600))
+    }
+
+    /// An open challenge holds every write: the entries are listed with its end, and the pass
+    /// wakes then.
+    @Test func anOpenChallengeHoldsTheDrain() throws {
+        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: Self.now)
+        _ = machine.tick(now: Self.now)
+        _ = machine.handle(.pending([]), at: Self.now)
+        let end = Self.now.addingTimeInterval(300)
+        let actions = machine.handle(
+            .challenges(.waiting(until: end, reason: "answer deferred"), accountBroken: false), at: Self.now)
+        guard actions.count == 2, case .reportPending(let reason, end?) = actions[0], case .due(end) = actions[1] else {
+            Issue.record("expected the pending writes listed and a wake-up: \(actions)")
+            return
+        }
+        #expect(reason == "verification challenge outstanding: answer deferred")
+    }
+
+    /// A write deferred on a path of its own (the server-record read waiting) holds its class:
+    /// the next post waits behind it without an attempt.
+    @Test func aDeferredAttemptHoldsItsClass() throws {
+        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: Self.now)
+        _ = machine.tick(now: Self.now)
+        let write = PlannedWrite(kind: .comment, target: "p1", content: "Nice.")
+        func intent(_ key: String) -> JournalIntent {
+            JournalIntent(
+                key: key, account: "a", recipe: "t", job: "j", occurrence: Self.hourAgo, step: 0, action: "comment",
+                target: "p1", contentHash: write.contentHash, payload: write.payload, notBefore: nil)
+        }
+        _ = machine.handle(.pending([Self.entry(intent("c1")), Self.entry(intent("c2"))]), at: Self.now)
+        guard
+            case .attempt(let first, _)? = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now).last
+        else {
+            Issue.record("the first comment is attempted")
+            return
+        }
+        #expect(first.key == "c1")
+        let until = Self.now.addingTimeInterval(40)
+        let actions = machine.handle(.attempted(stop: false, deferredUntil: until), at: Self.now)
+        #expect(Self.lines(actions).map(\.reason) == ["behind an earlier deferred write"])
+        #expect(!actions.contains { if case .attempt = $0 { true } else { false } })
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MoltipassTesting
+import Testing
+
+@testable import MoltipassCommands
+@testable import MoltipassEngine
+@testable import MoltipassPlan
+
+/// The duplicate guard's fingerprints.
+@Suite struct ContentFingerprintTests {
+    /// Case, white space, punctuation and markup do not make a text different.
+    @Test(arguments: [
+        ("Drink water!", "drink   WATER"), ("**Great** post.", "great post"),
+        ("# Hourly reminder\n\nDrink water!", "hourly reminder drink water"),
+        ("Émile's café — open", "émile s café open"),
+    ])
+    func noiseIsNormalisedAway(a: String, b: String) {
+        #expect(ContentFingerprint(text: a).exact == ContentFingerprint(text: b).exact)
+    }
+
+    /// Different words, numbers or order are different texts.
+    @Test(arguments: [
+        ("Drink water!", "Drink tea!"), ("Note 10:05", "Note 10:10"), ("water drink", "drink water"),
+    ])
+    func wordsMatter(a: String, b: String) {
+        #expect(ContentFingerprint(text: a).exact != ContentFingerprint(text: b).exact)
+    }
+
+    /// A sketch only for texts of eight words or more; it survives its stored form, and equal
+    /// words give similarity 1.
+    @Test func sketches() {
+        #expect(ContentFingerprint(text: "too short to sketch").sketch.isEmpty)
+        let long = "the harbour master says three ships are due before the evening tide turns"
+        let print = ContentFingerprint(text: long)
+        #expect(!print.sketch.isEmpty)
+        #expect(ContentFingerprint.sketch(from: print.signature) == print.sketch)
+        #expect(
+            ContentFingerprint.similarity(print.sketch, ContentFingerprint(text: long.uppercased() + "!").sketch) == 1)
+    }
+
+    /// The measured false-positive rate of the near-duplicate threshold: among 1,200 generated
+    /// texts of 8–40 random words (~720,000 pairs), none reaches it; a text of 60–100 words with
+    /// one word inserted does; the demo's hourly bulletins (the same but for the hour) do not.
+    @Test func nearDuplicateThreshold() {
+        var random = SeededRandom(seed: 42)
+        let vocabulary = (0..<3_000).map { _ in
+            String(
+                (0..<(3 + Int(random.next() % 6))).map { _ in Character(UnicodeScalar(97 + UInt8(random.next() % 26))) }
+            )
+        }
+        let texts = (0..<1_200).map { _ in
+            (0..<(8 + Int(random.next() % 33))).map { _ in vocabulary[Int(random.next() % 3_000)] }
+                .joined(separator: " ")
+        }
+        let sketches = texts.map { ContentFingerprint(text: $0).sketch }
+        var pairs = 0
+        var falsePositives = 0
+        for i in sketches.indices {
+            for j in (i + 1)..<sketches.count {
+                pairs += 1
+                if ContentFingerprint.similarity(sketches[i], sketches[j]) >= ContentFingerprint.nearDuplicateSimilarity
+                {
+                    falsePositives += 1
+                }
+            }
+        }
+        #expect(pairs == 719_400)
+        #expect(falsePositives == 0)
+        var found = 0
+        let long = (0..<100).map { _ in
+            (0..<(60 + Int(random.next() % 41))).map { _ in vocabulary[Int(random.next() % 3_000)] }
+                .joined(separator: " ")
+        }
+        for text in long {
+            var words = text.split(separator: " ").map(String.init)
+            words.insert(vocabulary[Int(random.next() % 3_000)], at: Int(random.next() % UInt64(words.count)))
+            let similarity = ContentFingerprint.similarity(
+                ContentFingerprint(text: text).sketch, ContentFingerprint(text: words.joined(separator: " ")).sketch)
+            if similarity >= ContentFingerprint.nearDuplicateSimilarity { found += 1 }
+        }
+        #expect(found == long.count)
+        let body = "Ships in port: 3. Next high tide in about six hours. Posted by demo_author, a Moltipass recipe."
+        let bulletins = (0..<24).map {
+            ContentFingerprint(text: "Harbour bulletin, 1 December \($0):00 UTC\n" + body).sketch
+        }
+        #expect(
+            bulletins.indices.dropFirst().allSatisfy {
+                ContentFingerprint.similarity(bulletins[$0 - 1], bulletins[$0])
+                    < ContentFingerprint.nearDuplicateSimilarity
+            })
+    }
+}
