@@ -56,8 +56,8 @@ struct DrainMachine {
         return entry.state == .sent || entry.state == .uncertain ? .readBack(write) : .send(write)
     }
 
-    /// A deferral the driver met on another path for a fresh entry of `limitClass` (a server
-    /// check waiting for the read budget): later entries of the class wait behind it too.
+    /// A fresh entry of `limitClass` was deferred (by the limiter, a 429, a server check waiting
+    /// for the read budget): later fresh entries of the class wait behind it.
     mutating func deferred(_ limitClass: LimitClass, until: Date) {
         blocked[limitClass] = until
     }
@@ -76,7 +76,9 @@ struct DrainMachine {
         case .allowed:
             return .allowed
         case .deferred(let until, let because):
-            blocked[write.limitClass] = until
+            // The class is held by the account machine when the entry was a fresh one
+            // (`deferred(_:until:)`); a read-back entry's deferral does not hold it (as before
+            // the machine: plans stay byte-identical).
             return .deferred(until: until, because: "\(because)")
         case .never(let because):
             return .never(because: "never allowed: \(because)")
@@ -166,7 +168,6 @@ struct DrainMachine {
         case .rateLimited(let error):
             let learned = absorb(error.rateLimit, status: 429, from: write, action: limitClass, reservedAt: now)
             let until = limiter.earliest([.write, limitClass], at: now).date ?? now.addingTimeInterval(60)
-            blocked[limitClass] = until
             return Decision(
                 journal: .failed(reason: "429: \(error.message)", retryAt: until), outcome: .deferred,
                 reason: "server said 429", until: until, learned: learned)

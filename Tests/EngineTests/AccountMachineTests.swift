@@ -305,4 +305,28 @@ struct AccountMachineTests {
         #expect(Self.lines(actions).map(\.reason) == ["behind an earlier deferred write"])
         #expect(!actions.contains { if case .attempt = $0 { true } else { false } })
     }
+
+    /// A read-back entry deferred (found not applied, then the limiter said wait) does not hold
+    /// its class: the next fresh write is still attempted (and deferred by the limiter itself).
+    @Test func aDeferredReadBackDoesNotHoldItsClass() throws {
+        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: Self.now)
+        _ = machine.tick(now: Self.now)
+        let write = PlannedWrite(kind: .post, submolt: "general", title: "Tides")
+        func entry(_ key: String, _ state: JournalState) -> JournalEntry {
+            Self.entry(
+                JournalIntent(
+                    key: key, account: "a", recipe: "t", job: "j", occurrence: Self.hourAgo, step: 0, action: "post",
+                    target: nil, contentHash: write.contentHash, payload: write.payload, notBefore: nil),
+                state: state)
+        }
+        _ = machine.handle(.pending([entry("u1", .uncertain), entry("f1", .intent)]), at: Self.now)
+        _ = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now)
+        let next = machine.handle(
+            .attempted(stop: false, deferredUntil: Self.now.addingTimeInterval(1_800)), at: Self.now)
+        guard case .attempt(let attempted, _)? = next.last else {
+            Issue.record("the fresh post is attempted: \(next)")
+            return
+        }
+        #expect(attempted.key == "f1")
+    }
 }
