@@ -8,7 +8,8 @@ BENCH_BASELINE_BIN and BENCH_BASELINE_REV (run-all --baseline REV), cold-start a
 measure that revision's binaries interleaved with the working tree's and write
 bench/results/baseline/ITEM.json, the "before vs after" table.
 
-usage: python3 bench/bench.py ITEM…     items: cold-start one-action utilisation plan-speed daemon client
+usage: python3 bench/bench.py ITEM…     items: cold-start one-action utilisation plan-speed pass-cost daemon
+                                                client
        python3 bench/bench.py render
 """
 
@@ -618,6 +619,85 @@ def plan_speed_baseline(work, limit):
                     "`moltipass-bench empty-passes 20000` (each the median of 5 rounds)")
 
 
+# MARK: where a pass's time goes
+
+
+# (key in moltipass-bench's JSON, label, what one call is)
+PASS_PARTS = [("machine", "machine decisions", "decisions"), ("store", "store", "reads and transactions"),
+              ("server", "simulated server", "requests"), ("rest", "driver and the rest", None)]
+
+
+def pass_cost():
+    """`moltipass-bench pass-cost DAYS` on the 100 generated recipes: in one process, `plan` plain and then
+    with a PassCostMeter (the two plans compared whole by the binary), which times the machine's decisions,
+    the store and the simulated server; the rest of a metered pass is the driver. Medians of 3 runs."""
+    work = Work("pass-cost")
+    days = float(os.environ.get("BENCH_PASS_COST_DAYS", "7"))
+    runs = 3
+    limit = int(os.environ.get("BENCH_PLAN_LIMIT", "240"))
+    try:
+        many = os.path.join(work.path, "recipes")
+        subprocess.run([PYTHON, os.path.join(ROOT, "bench", "gen-recipes.py"), many], check=True)
+        files = sorted(os.path.join(many, name) for name in os.listdir(many))
+        measured = []
+        for index in range(runs):
+            # Two plans per run (plain, metered): twice the cap of one plan run.
+            result = subprocess.run([CLIENT_BENCH, "pass-cost", f"{days:g}", *files], env=work.env,
+                                    capture_output=True, text=True, timeout=2 * limit)
+            if result.returncode != 0:
+                raise RuntimeError(f"moltipass-bench pass-cost failed (exit {result.returncode}): "
+                                   f"{result.stderr[-1000:]}")
+            run = json.loads(result.stdout)
+            run["rest_seconds"] = (run["metered_seconds"] - run["machine_seconds"] - run["store_seconds"]
+                                   - run["server_seconds"])
+            measured.append(run)
+            log(f"pass-cost: run {index + 1}: plain {run['plain_seconds']:.1f} s, metered "
+                f"{run['metered_seconds']:.1f} s, {run['passes']:,} passes")
+        passes = measured[0]["passes"]
+        if any(run["passes"] != passes for run in measured):
+            raise RuntimeError(f"the runs made different numbers of passes: {[run['passes'] for run in measured]}")
+
+        def median(key):
+            return statistics.median(run[key] for run in measured)
+
+        def per_pass_us(key):
+            return median(key) / passes * 1e6
+
+        plain_us, metered_us = per_pass_us("plain_seconds"), per_pass_us("metered_seconds")
+        # Each part's share of its own run's metered time, then the median over the runs.
+        shares = {part: statistics.median(run[f"{part}_seconds"] / run["metered_seconds"] for run in measured)
+                  for part, _, _ in PASS_PARTS}
+        overhead = statistics.median(run["metered_seconds"] / run["plain_seconds"] for run in measured)
+        parts = {part: {"us_per_pass": per_pass_us(f"{part}_seconds"), "share": shares[part]}
+                 for part, _, _ in PASS_PARTS}
+        for part, _, _ in PASS_PARTS[:3]:
+            calls = median(f"{part}_calls")
+            parts[part]["calls_per_pass"] = calls / passes
+            parts[part]["us_per_call"] = median(f"{part}_seconds") / calls * 1e6 if calls else None
+        split = ", ".join(
+            f"{label} {shares[part]:.0%} ({parts[part]['us_per_pass']:.0f} µs"
+            + (f", {parts[part]['calls_per_pass']:.1f} {calls}" if calls else "") + ")"
+            for part, label, calls in PASS_PARTS)
+        save("pass-cost", {
+            "title": (f"where a `plan` pass's time goes ({len(files)} recipes × {days:g} "
+                      f"day{'s' if days != 1 else ''})"),
+            "target": "measure (no numeric target)",
+            "result": (f"{plain_us:.0f} µs per pass ({passes:,} passes, {median('plain_seconds'):.1f} s); metered, "
+                       f"{metered_us:.0f} µs per pass ({overhead:.2f} × plain): {split}"),
+            "met": None,
+            "numbers": {"days": days, "recipes": len(files), "passes": passes, "runs": runs,
+                        "plain_s": median("plain_seconds"), "metered_s": median("metered_seconds"),
+                        "plain_us_per_pass": plain_us, "metered_us_per_pass": metered_us,
+                        "meter_overhead": overhead, "parts": parts, "raw": measured},
+            "command": f"bench/run-all --only pass-cost  (`python3 bench/gen-recipes.py DIR` then "
+                       f"`moltipass-bench pass-cost {days:g} DIR/*.yaml`: `plan` from {PLAN_FROM} plain, then "
+                       f"with a PassCostMeter, the two plans compared; medians of {runs} runs; "
+                       "BENCH_PASS_COST_DAYS=days, default 7)",
+        })
+    finally:
+        work.remove()
+
+
 # MARK: daemon RSS and wakeups
 
 
@@ -818,7 +898,7 @@ def render():
         host = json.load(handle)
     notes_path = os.path.join(ROOT, "bench", "notes.md")
     notes = open(notes_path).read().strip() if os.path.exists(notes_path) else ""
-    order = ["cold-start", "one-action", "utilisation", "plan-speed", "daemon", "client"]
+    order = ["cold-start", "one-action", "utilisation", "plan-speed", "pass-cost", "daemon", "client"]
     lines = [
         "# Benchmarks",
         "",
@@ -933,7 +1013,7 @@ def record_seconds(seconds):
 
 
 ITEMS = {"cold-start": cold_start, "one-action": one_action, "utilisation": utilisation,
-         "plan-speed": plan_speed, "daemon": daemon, "client": client}
+         "plan-speed": plan_speed, "pass-cost": pass_cost, "daemon": daemon, "client": client}
 
 
 def main():
