@@ -89,9 +89,13 @@ public final class Runner: Sendable {
         mutating func add(_ record: ContentRecord) {
             through = max(through, record.recordedAt)
             guard record.recordedAt >= sightings[record.fingerprint]?.at ?? .distantPast else { return }
+            // The sketch is parsed once, here: the sightings live as long as the runner, and a
+            // long text is compared with every one of them (bench/notes.md, "What the split says").
             sightings[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
-                sent: true, signature: record.signature)
+                sent: true,
+                sketch: record.signature.isEmpty ? [] : ContentFingerprint.sketch(from: record.signature) ?? [],
+                signature: record.signature)
         }
 
         /// Drops sightings older than `earliest`, at most once a day of the ledger's time.
