@@ -24,26 +24,23 @@ extension AccountPass {
     /// plans and sends nothing rather than decide on an empty view (no facts: a second vote).
     func readSnapshot() async -> StoredState? {
         let agent = agent
-        let jobs = recipes.flatMap { recipe in recipe.jobs.map { (recipe, $0) } }
-        // Queue positions of older state were kept by index under the recipe's name.
-        let legacy = Set(
-            jobs.flatMap { recipe, job in
-                job.steps.compactMap(PlanningMachine.queue(of:)).map { (recipe.name, $0.path.value) }
-            }.map { PlanningMachine.legacyKey($0.0, $0.1) })
+        let jobs = runner.jobsByAgent[agent] ?? []
         do {
             return try await store.read { reader in
                 var cursors: [String: Date] = [:]
-                for (recipe, job) in jobs {
-                    if let cursor = try await reader.scheduleCursor(of: recipe, job: job.id.value) {
-                        cursors[PlanningMachine.jobKey(recipe.identity, job.id.value)] = cursor
+                for ref in jobs {
+                    if let cursor = try await reader.scheduleCursor(of: ref.recipe, job: ref.job.id.value) {
+                        cursors[ref.key] = cursor
                     }
                 }
+                // Queue positions of older state were kept by index under the recipe's name.
                 var positions: [String: Int] = [:]
-                for key in legacy {
-                    let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
-                    guard parts.count == 2 else { continue }
-                    if let position = try await reader.queuePosition(recipe: parts[0], queue: parts[1]) {
-                        positions[key] = position.next
+                for ref in jobs {
+                    for (recipe, queue) in ref.legacyQueues
+                    where positions[PlanningMachine.legacyKey(recipe, queue)] == nil {
+                        if let position = try await reader.queuePosition(recipe: recipe, queue: queue) {
+                            positions[PlanningMachine.legacyKey(recipe, queue)] = position.next
+                        }
                     }
                 }
                 return StoredState(

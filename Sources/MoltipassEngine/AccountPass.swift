@@ -32,15 +32,15 @@ final class AccountPass {
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
-    var recipes: [Recipe] { runner.recipes.filter { $0.agent.value == agent } }
+    var recipes: [Recipe] { runner.recipesByAgent[agent] ?? [] }
 
     init(runner: Runner, agent: String, now: Date) {
         self.runner = runner
         self.agent = agent
         self.now = now
-        let recipes = runner.recipes.filter { $0.agent.value == agent }
         self.machine = AccountMachine(
-            agent: agent, recipes: recipes, configuration: runner.configuration,
+            agent: agent, recipes: runner.recipesByAgent[agent] ?? [], jobs: runner.jobsByAgent[agent] ?? [],
+            configuration: runner.configuration,
             snapshot: AccountMachine.Snapshot(
                 limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), identity: AgentIdentity(name: agent)),
             now: now)
@@ -108,7 +108,8 @@ final class AccountPass {
         var snapshot = snapshot(from: stored)
         snapshot.paused = pauses.first.map { ($0.reason, $0.until) }
         machine = AccountMachine(
-            agent: agent, recipes: recipes, configuration: runner.configuration, snapshot: snapshot, now: now)
+            agent: agent, recipes: recipes, jobs: runner.jobsByAgent[agent] ?? [], configuration: runner.configuration,
+            snapshot: snapshot, now: now)
         let start = now
         await drive(decide { $0.tick(now: start) }, into: &report)
         await endPass()

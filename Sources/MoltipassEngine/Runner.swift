@@ -63,6 +63,9 @@ public final class Runner: Sendable {
     }
 
     public let recipes: [Recipe]
+    /// Each agent's recipes and jobs, made once (`AccountPass` reads them every pass).
+    let recipesByAgent: [String: [Recipe]]
+    let jobsByAgent: [String: [JobRef]]
     public let store: any StateStore
     public let configuration: Configuration
     let makeClient: ClientFactory
@@ -115,6 +118,8 @@ public final class Runner: Sendable {
         var recipes = recipes
         RecipeSet.assignIdentities(&recipes)
         self.recipes = recipes
+        recipesByAgent = Dictionary(grouping: recipes, by: \.agent.value)
+        jobsByAgent = recipesByAgent.mapValues(JobRef.all)
         self.store = store
         self.configuration = configuration
         self.makeClient = makeClient

@@ -53,7 +53,9 @@ struct AccountMachineTests {
         if let cursor { snapshot.cursors[PlanningMachine.jobKey(recipe.identity, "j")] = cursor }
         var configuration = Runner.Configuration(holder: "test")
         configuration.maxGap = 7_200
-        return AccountMachine(agent: "a", recipes: [recipe], configuration: configuration, snapshot: snapshot, now: now)
+        return AccountMachine(
+            agent: "a", recipes: [recipe], jobs: JobRef.all([recipe]), configuration: configuration, snapshot: snapshot,
+            now: now)
     }
 
     static func post(_ id: String, _ title: String, author: String = "someone") -> Post {

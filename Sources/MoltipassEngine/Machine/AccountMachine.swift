@@ -102,6 +102,8 @@ struct AccountMachine {
 
     let agent: String
     let recipes: [Recipe]
+    /// The agent's jobs, each with its recipe.
+    let jobs: [JobRef]
     let configuration: Runner.Configuration
     private(set) var snapshot: Snapshot
     /// The drain's decisions and the account's limiter.
@@ -115,9 +117,13 @@ struct AccountMachine {
         var index = 0
     }
 
-    init(agent: String, recipes: [Recipe], configuration: Runner.Configuration, snapshot: Snapshot, now: Date) {
+    init(
+        agent: String, recipes: [Recipe], jobs: [JobRef], configuration: Runner.Configuration, snapshot: Snapshot,
+        now: Date
+    ) {
         self.agent = agent
         self.recipes = recipes
+        self.jobs = jobs
         self.configuration = configuration
         self.snapshot = snapshot
         drain = DrainMachine(limiter: snapshot.limiter, now: now)
@@ -130,18 +136,16 @@ struct AccountMachine {
         set { drain.limiter = newValue }
     }
 
-    /// The agent's jobs, each with its recipe.
-    var jobs: [(Recipe, Job)] { recipes.flatMap { recipe in recipe.jobs.map { (recipe, $0) } } }
-
     // MARK: Tick
 
     /// The pass at `now`: stale writes first, then planning.
     mutating func tick(now: Date) -> [Action] {
         drain = DrainMachine(limiter: drain.limiter, now: now)
-        let stale = PendingWrites.stale(
-            snapshot.pending, known: (configuration.knownRecipes ?? recipes).filter { $0.agent.value == agent },
-            now: now)
-        if !stale.isEmpty { return [.dropStale(stale)] }
+        if snapshot.pending.contains(where: PendingWrites.isDroppable) {
+            let known = (configuration.knownRecipes ?? recipes).filter { $0.agent.value == agent }
+            let stale = PendingWrites.stale(snapshot.pending, known: known, now: now)
+            if !stale.isEmpty { return [.dropStale(stale)] }
+        }
         return startPlanning()
     }
 
@@ -197,13 +201,13 @@ struct AccountMachine {
 
     private mutating func startPlanning() -> [Action] {
         let waitingJobs = Set(snapshot.pending.map { PlanningMachine.jobKey($0.recipe, $0.job) })
-        let inputs = jobs.map { recipe, job in
+        let inputs = jobs.map { ref in
             PlanningMachine.JobInput(
-                recipe: recipe, job: job,
-                cursor: snapshot.cursors[PlanningMachine.jobKey(recipe.identity, job.id.value)],
-                earlierStillWaiting: recipe.stateNames.contains {
-                    waitingJobs.contains(PlanningMachine.jobKey($0, job.id.value))
-                })
+                ref: ref, cursor: snapshot.cursors[ref.key],
+                earlierStillWaiting: !waitingJobs.isEmpty
+                    && ref.recipe.stateNames.contains {
+                        waitingJobs.contains(PlanningMachine.jobKey($0, ref.job.id.value))
+                    })
         }
         planning = PlanningMachine(
             agent: agent, now: now, jobs: inputs, environment: configuration.environment,
@@ -212,9 +216,9 @@ struct AccountMachine {
     }
 
     private mutating func plan(_ answer: PlanningMachine.Answer?) -> [Action] {
-        guard var machine = planning else { return [] }
-        let actions = answer.map { machine.resume($0) } ?? machine.advance()
-        planning = machine
+        // In place (`planning!`), not a copy taken out and put back.
+        guard planning != nil else { return [] }
+        let actions = answer.map { planning!.resume($0) } ?? planning!.advance()
         // Planning ends with its journal, or with nothing when nothing was planned.
         if case .journal? = actions.last { return actions }
         if let last = actions.last, last.isQuestion { return actions }

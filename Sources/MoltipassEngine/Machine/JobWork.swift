@@ -40,19 +40,16 @@ struct JobWork {
         var retryWanted = false
     }
 
-    let recipe: Recipe
-    let job: Job
+    let ref: JobRef
+    var recipe: Recipe { ref.recipe }
+    var job: Job { ref.job }
     let result: OccurrencePlanner.Result
     let due: [OccurrencePlanner.Occurrence]
     var at = Position()
     var planned: Planned
 
-    init(
-        recipe: Recipe, job: Job, result: OccurrencePlanner.Result, due: [OccurrencePlanner.Occurrence],
-        dailyCounts: DailyCounts
-    ) {
-        self.recipe = recipe
-        self.job = job
+    init(ref: JobRef, result: OccurrencePlanner.Result, due: [OccurrencePlanner.Occurrence], dailyCounts: DailyCounts) {
+        self.ref = ref
         self.result = result
         self.due = due
         planned = Planned(dailyCounts: dailyCounts)

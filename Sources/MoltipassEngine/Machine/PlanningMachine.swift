@@ -18,8 +18,7 @@ struct PlanningMachine {
 
     /// One job to plan, with what the snapshot knows of it.
     struct JobInput: Sendable {
-        var recipe: Recipe
-        var job: Job
+        var ref: JobRef
         var cursor: Date?
         /// The job has writes of an earlier occurrence still waiting in the journal.
         var earlierStillWaiting: Bool
@@ -152,7 +151,7 @@ struct PlanningMachine {
     // MARK: Jobs
 
     private func startJob(_ input: JobInput, into actions: inout [Action]) -> JobWork {
-        let (recipe, job) = (input.recipe, input.job)
+        let (recipe, job) = (input.ref.recipe, input.ref.job)
         let result = OccurrencePlanner.plan(
             trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, lastTick: input.cursor, now: now,
             maxGap: maxGap)
@@ -173,7 +172,7 @@ struct PlanningMachine {
             }
             due = []
         }
-        return JobWork(recipe: recipe, job: job, result: result, due: due, dailyCounts: counts.daily)
+        return JobWork(ref: input.ref, result: result, due: due, dailyCounts: counts.daily)
     }
 
     /// The job's commit, or nil when it is to be planned again next pass (a read the limiter
