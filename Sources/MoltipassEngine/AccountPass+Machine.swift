@@ -58,6 +58,14 @@ extension AccountPass {
             }
         case .loadContentLedger:
             return .contentLedger(await contentSightings())
+        case .loadFacts:
+            let agent = agent
+            do {
+                return .facts(try await store.read { try await Self.facts(of: agent, in: $0) })
+            } catch {
+                logger.error("could not read the state", metadata: ["agent": "\(agent)", "error": "\(error)"])
+                return .facts(nil)
+            }
         case .journal(let journal):
             return .journaled(ok: await record(journal))
         case .reportPending(let reason, let until):

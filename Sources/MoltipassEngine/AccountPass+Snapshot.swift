@@ -14,7 +14,6 @@ extension AccountPass {
         var pauses: [AccountPause]
         var pending: [JournalEntry]
         var cursors: [String: Date]
-        var facts: DoneTargets
         var dailyCounts: Data?
         var queueLedger: Data?
         var legacyQueuePositions: [String: Int]
@@ -49,7 +48,6 @@ extension AccountPass {
                     pauses: try await reader.pauses(account: agent),
                     pending: try await reader.pendingJournalEntries(account: agent),
                     cursors: cursors,
-                    facts: try await Self.facts(of: agent, in: reader),
                     dailyCounts: try await reader.limiterState(account: agent, key: DailyCounts.stateKey),
                     queueLedger: try await reader.limiterState(account: agent, key: QueueLedger.stateKey),
                     legacyQueuePositions: positions)
@@ -63,7 +61,7 @@ extension AccountPass {
     /// The machine's snapshot of `stored`, with the limiter and identity as the pass holds them.
     func snapshot(from stored: StoredState) -> AccountMachine.Snapshot {
         AccountMachine.Snapshot(
-            limiter: limiter, pending: stored.pending, cursors: stored.cursors, facts: stored.facts,
+            limiter: limiter, pending: stored.pending, cursors: stored.cursors,
             dailyCounts: stored.dailyCounts.flatMap(DailyCounts.init(stored:)) ?? DailyCounts(),
             queueLedger: stored.queueLedger.flatMap(QueueLedger.init(stored:)) ?? QueueLedger(),
             legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: info.name != nil)

@@ -41,7 +41,7 @@ struct AccountMachineTests {
         """
 
     static func machine(
-        _ recipe: Recipe, cursor: Date? = hourAgo, pending: [JournalEntry] = [], facts: DoneTargets = DoneTargets(),
+        _ recipe: Recipe, cursor: Date? = hourAgo, pending: [JournalEntry] = [], facts: DoneTargets? = DoneTargets(),
         identityKnown: Bool = true, paused: (String, Date?)? = nil
     ) -> AccountMachine {
         var snapshot = AccountMachine.Snapshot(
@@ -88,7 +88,8 @@ struct AccountMachineTests {
     /// next pass the runner was alive: an occurrence after a longer gap counts as missed).
     @Test func nothingDueWakesAtTheNextOccurrence() throws {
         let start = Self.now.addingTimeInterval(-600)
-        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: start)
+        // No facts in the snapshot: a pass with nothing due never asks for them.
+        var machine = Self.machine(try Self.recipe(Self.postStep), cursor: start, facts: nil)
         let actions = machine.tick(now: Self.now)
         guard actions.count == 2, case .due(let next) = actions[0], case .journal(let journal) = actions[1] else {
             Issue.record("expected [.due, .journal], got \(actions)")
@@ -233,6 +234,27 @@ struct AccountMachineTests {
         #expect(journal.commits.map(\.intents.count) == [0])
         #expect(
             Self.lines(actions).first?.reason?.hasPrefix("an earlier occurrence's writes are still waiting") == true)
+    }
+
+    /// Something due and no facts yet: they are read first; a store that fails plans nothing
+    /// (planning without them could vote or comment twice), and the drain still runs.
+    @Test func factsAreReadWhenAStepIsDue() throws {
+        var machine = Self.machine(try Self.recipe(Self.commentStep), facts: nil)
+        guard case .loadFacts? = machine.tick(now: Self.now).last else {
+            Issue.record("the facts are read before the first due step")
+            return
+        }
+        var failing = machine
+        let failed = failing.handle(.facts(nil), at: Self.now)
+        #expect(Self.journal(failed) == nil)
+        guard failed.count == 2, case .transientFailure = failed[0], case .readPending = failed[1] else {
+            Issue.record("a failed read plans nothing and the drain goes on: \(failed)")
+            return
+        }
+        guard case .fetch? = machine.handle(.facts(DoneTargets()), at: Self.now).last else {
+            Issue.record("with the facts, planning goes on to the selection")
+            return
+        }
     }
 
     /// A write whose job is gone: withdrawn first (an orphan), then the state read again.

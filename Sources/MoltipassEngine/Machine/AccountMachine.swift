@@ -26,7 +26,9 @@ struct AccountMachine {
         var pending: [JournalEntry] = []
         /// The jobs' cursors, by `PlanningMachine.jobKey(recipe identity, job id)`.
         var cursors: [String: Date] = [:]
-        var facts = DoneTargets()
+        /// The targets already acted on; nil until a due step needs them (`loadFacts`): a pass
+        /// with nothing due reads none of them.
+        var facts: DoneTargets?
         var dailyCounts = DailyCounts()
         var queueLedger = QueueLedger()
         /// Index-based queue positions of older state (`PlanningMachine.legacyKey`).
@@ -63,6 +65,8 @@ struct AccountMachine {
         case fetch(Selector)
         /// Read the duplicate guard's sightings (→ `.contentLedger`).
         case loadContentLedger
+        /// Read the targets already acted on (→ `.facts`).
+        case loadFacts
         /// Record the planned writes in one transaction (→ `.journaled`).
         case journal(PlanningMachine.Journal)
         /// List the pending entries as deferred (the account is paused or waits for a challenge).
@@ -85,6 +89,8 @@ struct AccountMachine {
         case clientPrepared(identity: AgentIdentity, known: Bool)
         case fetched(Result<[Post], any Error>)
         case contentLedger([String: ContentSighting])
+        /// The targets already acted on; nil when the store failed (nothing is planned then).
+        case facts(DoneTargets?)
         case journaled(ok: Bool)
         case pending([JournalEntry])
         /// The challenges' state, and whether the account can no longer send (key or client broken).
@@ -165,6 +171,12 @@ struct AccountMachine {
             return plan(.fetched(result))
         case .contentLedger(let seen):
             return plan(.contentLedger(seen))
+        case .facts(let facts?):
+            return plan(.facts(facts))
+        case .facts(nil):
+            // Planning without them could vote twice or comment twice: nothing is planned this pass.
+            planning = nil
+            return [.transientFailure] + startDrain()
         case .journaled(let ok):
             return (ok ? [] : [.transientFailure]) + startDrain()
         case .pending(let entries):
@@ -270,7 +282,7 @@ extension AccountMachine.Action {
     /// Whether the driver must answer this action with an event before the machine goes on.
     var isQuestion: Bool {
         switch self {
-        case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .journal, .readPending,
+        case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .loadFacts, .journal, .readPending,
             .settleChallenges, .attempt:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,

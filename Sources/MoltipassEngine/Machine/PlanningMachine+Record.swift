@@ -37,7 +37,7 @@ extension PlanningMachine {
                 work.planned.dailyCounts.add(counter, day: day, writes.count)
             }
             for expanded in writes {
-                if let target = expanded.write.target { known.facts.add(expanded.write.kind, [target]) }
+                if let target = expanded.write.target { known.facts?.add(expanded.write.kind, [target]) }
                 var write = expanded.write
                 write.queueItem = expanded.queueIndex.flatMap { index in
                     queue.map { QueueLedger.fingerprint($0.items[index]) }

@@ -51,7 +51,8 @@ struct PlanningMachine {
     struct Known {
         var identity: AgentIdentity
         var identityKnown: Bool
-        var facts: DoneTargets
+        /// Nil until the first due step (`loadFacts`).
+        var facts: DoneTargets?
         /// The duplicate guard's sightings, once the driver has read them (`loadContentLedger`).
         var contentSeen: [String: ContentSighting]?
     }
@@ -99,6 +100,8 @@ struct PlanningMachine {
         case fetched(Result<[Post], any Error>)
         /// The duplicate guard's sightings.
         case contentLedger([String: ContentSighting])
+        /// The targets already acted on.
+        case facts(DoneTargets)
     }
 
     /// Runs the loop until it needs an answer (the last action returned) or has planned every
@@ -143,6 +146,8 @@ struct PlanningMachine {
             work.at.selection = result
         case .contentLedger(let seen):
             known.contentSeen = seen
+        case .facts(let facts):
+            known.facts = facts
         }
         progress.work = work
         return advance()
@@ -215,6 +220,8 @@ struct PlanningMachine {
         let queue = Self.queue(of: step)
         switch work.at.stage {
         case .start:
+            // The dedup facts are read when a step is first due, not on every pass.
+            if known.facts == nil { return .loadFacts }
             var position = 0
             if let queue {
                 migrateQueue(recipe: work.recipe, queue: queue)
@@ -279,7 +286,7 @@ struct PlanningMachine {
                 return nil
             }
         case .expanding(let position, let selection):
-            let facts = known.facts
+            let facts = known.facts ?? DoneTargets()
             let outcome = expander.expand(
                 step: work.at.step, queuePosition: position, now: now, identity: known.identity, selection: selection,
                 alreadyDone: { facts.contains($0, $1) })
