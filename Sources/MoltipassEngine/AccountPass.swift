@@ -34,6 +34,10 @@ final class AccountPass {
     var logger: Logger { runner.logger }
     var recipes: [Recipe] { runner.recipesByAgent[agent] ?? [] }
 
+    /// The limiter before the stored one is read (made once: building rules is not free, and
+    /// every pass starts from it).
+    static let newAgentLimiter = Limiter(rules: LimitRules.rules(for: .newAgent))
+
     init(runner: Runner, agent: String, now: Date) {
         self.runner = runner
         self.agent = agent
@@ -42,7 +46,7 @@ final class AccountPass {
             agent: agent, recipes: runner.recipesByAgent[agent] ?? [], jobs: runner.jobsByAgent[agent] ?? [],
             configuration: runner.configuration,
             snapshot: AccountMachine.Snapshot(
-                limiter: Limiter(rules: LimitRules.rules(for: .newAgent)), identity: AgentIdentity(name: agent)),
+                limiter: Self.newAgentLimiter, identity: AgentIdentity(name: agent)),
             now: now)
     }
 
