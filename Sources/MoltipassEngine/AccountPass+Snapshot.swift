@@ -62,8 +62,7 @@ extension AccountPass {
     func snapshot(from stored: StoredState) -> AccountMachine.Snapshot {
         AccountMachine.Snapshot(
             limiter: limiter, pending: stored.pending, cursors: stored.cursors,
-            dailyCounts: stored.dailyCounts.flatMap(DailyCounts.init(stored:)) ?? DailyCounts(),
-            queueLedger: stored.queueLedger.flatMap(QueueLedger.init(stored:)) ?? QueueLedger(),
+            dailyCounts: stored.dailyCounts, queueLedger: stored.queueLedger,
             legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: info.name != nil)
     }
 

@@ -29,8 +29,10 @@ struct AccountMachine {
         /// The targets already acted on; nil until a due step needs them (`loadFacts`): a pass
         /// with nothing due reads none of them.
         var facts: DoneTargets?
-        var dailyCounts = DailyCounts()
-        var queueLedger = QueueLedger()
+        /// The stored `max_per_day` counts and queue ledger, decoded on first use (most passes
+        /// never look at them, and the ledger grows with every item taken).
+        var dailyCounts: Data?
+        var queueLedger: Data?
         /// Index-based queue positions of older state (`PlanningMachine.legacyKey`).
         var legacyQueuePositions: [String: Int] = [:]
         var identity: AgentIdentity

@@ -6,6 +6,23 @@ import Storage
 /// What a step's expansion leaves: report lines, the duplicate guard's and `max_per_day`'s
 /// cuts, intents and queue positions.
 extension PlanningMachine {
+    /// What planning one job records: its intents, queue positions and new cursor.
+    struct JobCommit: Sendable, Equatable {
+        var recipe: String
+        var job: String
+        var intents: [JournalIntent]
+        var positions: [String: QueuePosition]
+        var cursor: Date
+    }
+
+    /// What one planning transaction records: every job's commit, and the `max_per_day` counts
+    /// and queue ledger when they changed.
+    struct Journal: Sendable, Equatable {
+        var commits: [JobCommit]
+        var dailyCounts: Data?
+        var queueLedger: Data?
+    }
+
     /// Records what a step expanded to: report lines, the duplicate guard, `max_per_day`, intents.
     mutating func record(
         _ outcome: StepExpander.Outcome, occurrence: OccurrencePlanner.Occurrence, queue: ContentQueue?,

@@ -24,46 +24,12 @@ struct PlanningMachine {
         var earlierStillWaiting: Bool
     }
 
-    /// What planning one job records: its intents, queue positions and new cursor.
-    struct JobCommit: Sendable, Equatable {
-        var recipe: String
-        var job: String
-        var intents: [JournalIntent]
-        var positions: [String: QueuePosition]
-        var cursor: Date
-    }
-
-    /// What one planning transaction records: every job's commit, and the `max_per_day` counts
-    /// and queue ledger when they changed.
-    struct Journal: Sendable, Equatable {
-        var commits: [JobCommit]
-        var dailyCounts: Data?
-        var queueLedger: Data?
-    }
-
     let agent: String
     let now: Date
     let environment: [String: String]
     let maxGap: TimeInterval
     /// The longest duplicate window of the agent's recipes (the ledger is read that far back).
     let jobs: [JobInput]
-    /// What the machine knows of the agent: who it is, what it acted on and published.
-    struct Known {
-        var identity: AgentIdentity
-        var identityKnown: Bool
-        /// Nil until the first due step (`loadFacts`).
-        var facts: DoneTargets?
-        /// The duplicate guard's sightings, once the driver has read them (`loadContentLedger`).
-        var contentSeen: [String: ContentSighting]?
-    }
-
-    /// The pass's running counts: `max_per_day` and the queue items taken.
-    struct Counts {
-        var daily: DailyCounts
-        var queueLedger: QueueLedger
-        var queueLedgerChanged = false
-    }
-
     var known: Known
     var counts: Counts
     /// Index-based queue positions of older state, by `recipe name|queue path` (migrated on first use).
@@ -88,7 +54,7 @@ struct PlanningMachine {
         self.environment = environment
         self.maxGap = maxGap
         known = Known(identity: snapshot.identity, identityKnown: snapshot.identityKnown, facts: snapshot.facts)
-        counts = Counts(daily: snapshot.dailyCounts, queueLedger: snapshot.queueLedger)
+        counts = Counts(storedDaily: snapshot.dailyCounts, storedLedger: snapshot.queueLedger)
         legacyQueuePositions = snapshot.legacyQueuePositions
     }
 
@@ -155,7 +121,7 @@ struct PlanningMachine {
 
     // MARK: Jobs
 
-    private func startJob(_ input: JobInput, into actions: inout [Action]) -> JobWork {
+    private mutating func startJob(_ input: JobInput, into actions: inout [Action]) -> JobWork {
         let (recipe, job) = (input.ref.recipe, input.ref.job)
         let result = OccurrencePlanner.plan(
             trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, lastTick: input.cursor, now: now,
@@ -177,7 +143,8 @@ struct PlanningMachine {
             }
             due = []
         }
-        return JobWork(ref: input.ref, result: result, due: due, dailyCounts: counts.daily)
+        return JobWork(
+            ref: input.ref, result: result, due: due, dailyCounts: due.isEmpty ? DailyCounts() : counts.daily)
     }
 
     /// The job's commit, or nil when it is to be planned again next pass (a read the limiter
@@ -201,7 +168,7 @@ struct PlanningMachine {
             cursor: work.result.cursor)
     }
 
-    private func finish() -> Journal? {
+    private mutating func finish() -> Journal? {
         let commits = progress.commits
         guard !commits.isEmpty else { return nil }
         return Journal(
