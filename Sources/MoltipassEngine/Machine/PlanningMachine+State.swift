@@ -14,38 +14,53 @@ extension PlanningMachine {
         var contentSeen: [String: ContentSighting]?
     }
 
-    /// The pass's running counts: `max_per_day` and the queue items taken.
+    /// The pass's running counts: `max_per_day` and the queue items taken, decoded from their
+    /// stored forms on first use (most passes never look at them).
     struct Counts {
-        /// The stored forms, decoded on first use.
-        let storedDaily: Data?
-        let storedLedger: Data?
-        private var decodedDaily: DailyCounts?
-        private var decodedLedger: QueueLedger?
+        private var dailyCounts: Decoded<DailyCounts>
+        private var ledger: Decoded<QueueLedger>
         var queueLedgerChanged = false
 
         init(storedDaily: Data?, storedLedger: Data?) {
-            self.storedDaily = storedDaily
-            self.storedLedger = storedLedger
+            dailyCounts = Decoded(stored: storedDaily)
+            ledger = Decoded(stored: storedLedger)
         }
 
         var daily: DailyCounts {
-            mutating get {
-                if let decodedDaily { return decodedDaily }
-                let decoded = storedDaily.flatMap(DailyCounts.init(stored:)) ?? DailyCounts()
-                decodedDaily = decoded
-                return decoded
-            }
-            set { decodedDaily = newValue }
+            mutating get { dailyCounts.value }
+            set { dailyCounts.value = newValue }
         }
 
         var queueLedger: QueueLedger {
-            mutating get {
-                if let decodedLedger { return decodedLedger }
-                let decoded = storedLedger.flatMap(QueueLedger.init(stored:)) ?? QueueLedger()
-                decodedLedger = decoded
-                return decoded
-            }
-            set { decodedLedger = newValue }
+            mutating get { ledger.value }
+            set { ledger.value = newValue }
         }
+    }
+}
+
+/// A value kept in the state in a stored form (`limiter_state` rows read as `Data`).
+protocol StoredForm {
+    init()
+    init?(stored: Data)
+}
+
+extension DailyCounts: StoredForm {}
+extension QueueLedger: StoredForm {}
+
+/// A stored value decoded on first use; an absent or unreadable form reads as the empty value.
+struct Decoded<Value: StoredForm> {
+    private let stored: Data?
+    private var decoded: Value?
+
+    init(stored: Data?) { self.stored = stored }
+
+    var value: Value {
+        mutating get {
+            if let decoded { return decoded }
+            let value = stored.flatMap(Value.init(stored:)) ?? Value()
+            decoded = value
+            return value
+        }
+        set { decoded = newValue }
     }
 }
