@@ -33,18 +33,13 @@ public final class SandboxServer: Sendable {
     private let host: String
     private let port: UInt16
     private let logger: (@Sendable (String) -> Void)?
-    /// The OpenAI-compatible fake served under `/openai/`, or nil when not enabled.
-    public let openAI: OpenAIStub?
     private let running = Mutex<Running?>(nil)
 
-    /// - Parameters:
-    ///   - log: called with one line per request (method, path, status); never sees headers.
-    ///   - openAI: also serve this OpenAI-compatible fake under `/openai/` (`moltbook-sandbox --openai`).
+    /// - Parameter log: called with one line per request (method, path, status); never sees headers.
     public init(
         model: SandboxModel, clock: SettableClock = SettableClock(), host: String = "127.0.0.1", port: UInt16 = 0,
-        log: (@Sendable (String) -> Void)? = nil, openAI: OpenAIStub? = nil
+        log: (@Sendable (String) -> Void)? = nil
     ) {
-        self.openAI = openAI
         self.model = model
         self.clock = clock
         self.host = host
@@ -64,7 +59,7 @@ public final class SandboxServer: Sendable {
             }
             address = try sockaddr_in.inet(ip4: host, port: port)
         }
-        let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger, openAI: openAI)
+        let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger)
         let server = HTTPServer(
             config: HTTPServer.Configuration(
                 address: address, timeout: 120, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),

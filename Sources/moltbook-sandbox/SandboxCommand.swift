@@ -42,18 +42,6 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(help: "Claim agents as soon as they register.")
     var autoClaim = false
 
-    @Flag(
-        help: ArgumentHelp(
-            "Also serve an OpenAI-compatible chat-completions fake under /openai/v1 (models name faults; docs/sandbox.md)."
-        ))
-    var openai = false
-
-    @Option(
-        help: ArgumentHelp(
-            "With --openai: a file holding the bearer key the fake requires (default: any request is accepted).",
-            valueName: "path"))
-    var openaiKeyFile: String?
-
     @Flag(help: "Log one line per request to stderr (method, path, status; never headers).")
     var verbose = false
 
@@ -70,15 +58,8 @@ struct SandboxCommand: AsyncParsableCommand {
 
         let log: (@Sendable (String) -> Void)? =
             verbose ? { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } : nil
-        var openAI: OpenAIStub?
-        if openai {
-            let key = try openaiKeyFile.map {
-                try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            openAI = OpenAIStub(key: key)
-        }
         let server = SandboxServer(
-            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log, openAI: openAI)
+            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log)
         let url = try await server.start()
         FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
         await Self.waitForTerminationSignal()
