@@ -73,6 +73,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Text written by the agent's generators (issue 21): an OpenAI-compatible chat-completions client
+        // on the project's libcurl transport, and a process runner for command generators.
+        .target(name: "Generation", dependencies: ["MoltbookAPI"]),
         // The built-in verification-challenge solver (pure text in, answer and confidence out).
         .target(name: "ChallengeSolver"),
         // Limit classes and profiles, the sliding-window and GCRA limiter, hint absorption; pure, time passed in.
@@ -143,6 +146,10 @@ let package = Package(
             dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "MoltipassTesting"]
         ),
         .testTarget(name: "MoltipassCLITests", dependencies: ["MoltbookSandbox", "MoltipassTesting"]),
+        .testTarget(
+            name: "GenerationTests",
+            dependencies: ["Generation", "MoltbookAPI", "MoltbookSandboxServer", "MoltipassTesting"]
+        ),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety", "MoltipassTesting"]),
         .testTarget(name: "KeychainTests", dependencies: ["Keychain", "FileSafety", "MoltipassTesting"]),
         .testTarget(name: "RecipesTests", dependencies: ["Recipes", "MoltipassTesting"]),
