@@ -10,9 +10,16 @@ struct SandboxHTTPHandler: HTTPHandler {
     let model: SandboxModel
     let clock: SettableClock
     let log: (@Sendable (String) -> Void)?
+    /// The OpenAI-compatible fake under `/openai/`, when enabled.
+    var openAI: OpenAIStub? = nil
 
     func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
         let body = try await request.bodyData
+        if let openAI, request.path.hasPrefix("/openai/") {
+            let response = try await openAI.handle(request, body: body, authority: request.headers[.host])
+            log?("\(request.method.rawValue) \(request.path) -> \(response.statusCode.code)")
+            return response
+        }
         if request.path == "/_sandbox/clock" {
             return clockResponse(request, body: body)
         }

@@ -33,13 +33,18 @@ public final class SandboxServer: Sendable {
     private let host: String
     private let port: UInt16
     private let logger: (@Sendable (String) -> Void)?
+    /// The OpenAI-compatible fake served under `/openai/`, or nil when not enabled.
+    public let openAI: OpenAIStub?
     private let running = Mutex<Running?>(nil)
 
-    /// - Parameter log: called with one line per request (method, path, status); never sees headers.
+    /// - Parameters:
+    ///   - log: called with one line per request (method, path, status); never sees headers.
+    ///   - openAI: also serve this OpenAI-compatible fake under `/openai/` (`moltbook-sandbox --openai`).
     public init(
         model: SandboxModel, clock: SettableClock = SettableClock(), host: String = "127.0.0.1", port: UInt16 = 0,
-        log: (@Sendable (String) -> Void)? = nil
+        log: (@Sendable (String) -> Void)? = nil, openAI: OpenAIStub? = nil
     ) {
+        self.openAI = openAI
         self.model = model
         self.clock = clock
         self.host = host
@@ -59,7 +64,7 @@ public final class SandboxServer: Sendable {
             }
             address = try sockaddr_in.inet(ip4: host, port: port)
         }
-        let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger)
+        let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger, openAI: openAI)
         let server = HTTPServer(
             config: HTTPServer.Configuration(
                 address: address, timeout: 120, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),

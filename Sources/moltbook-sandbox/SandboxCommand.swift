@@ -42,6 +42,18 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(help: "Claim agents as soon as they register.")
     var autoClaim = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Also serve an OpenAI-compatible chat-completions fake under /openai/v1 (models name faults; docs/sandbox.md)."
+        ))
+    var openai = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --openai: a file holding the bearer key the fake requires (default: any request is accepted).",
+            valueName: "path"))
+    var openaiKeyFile: String?
+
     @Flag(help: "Log one line per request to stderr (method, path, status; never headers).")
     var verbose = false
 
@@ -58,8 +70,15 @@ struct SandboxCommand: AsyncParsableCommand {
 
         let log: (@Sendable (String) -> Void)? =
             verbose ? { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } : nil
+        var openAI: OpenAIStub?
+        if openai {
+            let key = try openaiKeyFile.map {
+                try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            openAI = OpenAIStub(key: key)
+        }
         let server = SandboxServer(
-            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log)
+            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log, openAI: openAI)
         let url = try await server.start()
         FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
         await Self.waitForTerminationSignal()
