@@ -79,7 +79,7 @@ public final class OpenAIStub: Sendable {
                 statusCode: HTTPStatusCode(302, phrase: "Found"),
                 headers: [.location: "http://\(host)/openai/_redirect_target"], body: Data())
         case "empty": content = ""
-        case "oversized": content = String(repeating: "blah ", count: 2_000_000)
+        case "oversized": content = String(repeating: "blah ", count: 400_000)  // 2 MB: past a 1 MiB cap
         case "secret":
             let tail = String(Self.hash(prompt + "secret").hex.prefix(16)) + Self.hash(model).hex
             content += " Use moltbook_sk_" + tail
