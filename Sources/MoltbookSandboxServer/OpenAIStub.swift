@@ -79,7 +79,8 @@ public final class OpenAIStub: Sendable {
                 statusCode: HTTPStatusCode(302, phrase: "Found"),
                 headers: [.location: "http://\(host)/openai/_redirect_target"], body: Data())
         case "empty": content = ""
-        case "oversized": content = String(repeating: "blah ", count: 400_000)  // 2 MB: past a 1 MiB cap
+        // 200 KB: past a client cap set low for it (a large body held a server task for seconds on a loaded run).
+        case "oversized": content = String(repeating: "blah ", count: 40_000)
         case "secret":
             let tail = String(Self.hash(prompt + "secret").hex.prefix(16)) + Self.hash(model).hex
             content += " Use moltbook_sk_" + tail

@@ -34,10 +34,12 @@ struct ChatCompletionsClientTests {
         var baseURL: URL { root.appendingPathComponent("openai").appendingPathComponent("v1") }
 
         func client(
-            model: String, key: String? = ChatCompletionsClientTests.rawKey, timeout: Duration = .seconds(10)
+            model: String, key: String? = ChatCompletionsClientTests.rawKey, timeout: Duration = .seconds(10),
+            maxResponseBytes: Int = 1 << 20
         ) -> ChatCompletionsClient {
             ChatCompletionsClient(
-                baseURL: baseURL, model: model, key: key.map(APIKey.init), transport: transport, timeout: timeout)
+                baseURL: baseURL, model: model, key: key.map(APIKey.init), transport: transport, timeout: timeout,
+                maxResponseBytes: maxResponseBytes)
         }
 
         /// The fake's call counters, read over HTTP.
@@ -131,9 +133,8 @@ struct ChatCompletionsClientTests {
     @Test func badAnswersAreErrors() async throws {
         let fake = try await Fake.start()
         defer { Task { await fake.server.stop() } }
-        // A generous timeout: a loaded test run moves 2 MB over loopback slowly.
-        let oversized = await failure(fake.client(model: "oversized", timeout: .seconds(120)))
-        #expect(oversized == .oversizedAnswer(host: "127.0.0.1", limit: 1 << 20))
+        let oversized = await failure(fake.client(model: "oversized", maxResponseBytes: 64 << 10))
+        #expect(oversized == .oversizedAnswer(host: "127.0.0.1", limit: 64 << 10))
         let malformed = await failure(fake.client(model: "malformed"))
         #expect(malformed == .malformedAnswer(host: "127.0.0.1", detail: "the body is not JSON"))
         let empty = await failure(fake.client(model: "empty"))
