@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""An independent reader (and minimal writer) for the moltipass keychain, format version 1.
+"""An independent reader (and minimal writer) for the moltipass keychain, format versions 1 and 2.
 
 Written only from docs/keychain-format.md, to check that the document is enough. Needs the
 `cryptography` package (pip install cryptography).
 
   keychain-reader.py read FILE              print the entries as JSON, keys as fingerprints
-  keychain-reader.py add FILE NAME          add an entry; the key is read from stdin
+  keychain-reader.py add FILE NAME          add an agent entry; the key is read from stdin
 
 The passphrase comes from --passphrase-file PATH or MOLTIPASS_PASSPHRASE. Keys are never
-printed: `read` shows the first 8 hex digits of SHA-256 over each key instead.
+printed: `read` shows the first 8 hex digits of SHA-256 over each key instead (model keys too).
 Exit status: 0 ok, 1 the one open error, 2 any other error.
 """
 
@@ -67,7 +67,7 @@ def parse_header(data):
     if len(data) < 14:
         raise HeaderError("damaged header: truncated")
     version, kdf, log2n, r, p, salt_len = data[8:14]
-    if version != 1:
+    if version not in (1, 2):
         raise HeaderError(f"unsupported version {version}")
     if kdf != 1:
         raise HeaderError(f"unknown KDF {kdf}")
@@ -85,7 +85,8 @@ def parse_header(data):
         raise HeaderError(f"unknown cipher {cipher}")
     nonce = data[15 + salt_len:27 + salt_len]
     generation = int.from_bytes(data[27 + salt_len:35 + salt_len], "big")
-    return dict(log2n=log2n, r=r, p=p, salt=salt, cipher=cipher, nonce=nonce, generation=generation), length
+    return dict(version=version, log2n=log2n, r=r, p=p, salt=salt, cipher=cipher, nonce=nonce,
+                generation=generation), length
 
 
 def derive(passphrase, h):
@@ -102,7 +103,12 @@ def open_file(data, passphrase):
         plaintext = CIPHERS[h["cipher"]](key).decrypt(h["nonce"], sealed, data[:length])
     except InvalidTag:
         raise OpenError(ONE_ERROR)
-    return h, key, json.loads(plaintext.decode("utf-8"))["entries"]
+    entries = json.loads(plaintext.decode("utf-8"))["entries"]
+    for entry in entries:
+        kind = entry.get("kind", "agent")
+        if kind not in ("agent", "model") or (kind == "model" and h["version"] < 2):
+            raise HeaderError(f"invalid entry list: kind {kind} in a version {h['version']} file")
+    return h, key, entries
 
 
 def fingerprint(api_key):
@@ -134,7 +140,7 @@ def command_read(path, passphrase):
         entry["key_fingerprint"] = fingerprint(entry.pop("api_key"))
         shown.append(entry)
     cipher = {1: "ChaCha20-Poly1305", 2: "AES-256-GCM"}[h["cipher"]]
-    print(json.dumps(dict(generation=h["generation"], cipher=cipher, log2_n=h["log2n"], r=h["r"], p=h["p"],
+    print(json.dumps(dict(version=h["version"], generation=h["generation"], cipher=cipher, log2_n=h["log2n"], r=h["r"], p=h["p"],
                           entries=shown), sort_keys=True))
 
 
@@ -144,14 +150,15 @@ def command_add(path, name, passphrase):
     try:
         fcntl.flock(lock_fd, fcntl.LOCK_EX)
         h, key, entries = open_file(read_private(path, MAX_FILE), passphrase)
-        if any(e["name"] == name for e in entries):
+        if any(e["name"] == name and e.get("kind", "agent") == "agent" for e in entries):
             raise HeaderError(f"an entry named {name} already exists")
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         entries.append(dict(name=name, api_key=api_key, claim_status="unknown", created_at=now, updated_at=now))
         plaintext = json.dumps(dict(entries=entries), sort_keys=True, separators=(",", ":")).encode("utf-8")
         plaintext += b" " * ((len(plaintext) // 256 + 1) * 256 - len(plaintext))
         nonce = os.urandom(12)
-        header = (MAGIC + bytes([1, 1, h["log2n"], h["r"], h["p"], len(h["salt"])]) + h["salt"]
+        # An agent entry leaves the set of kinds, so the version, as it was.
+        header = (MAGIC + bytes([h["version"], 1, h["log2n"], h["r"], h["p"], len(h["salt"])]) + h["salt"]
                   + bytes([h["cipher"]]) + nonce + (h["generation"] + 1).to_bytes(8, "big"))
         sealed = CIPHERS[h["cipher"]](key).encrypt(nonce, plaintext, header)
         directory = os.path.dirname(os.path.abspath(path))

@@ -20,6 +20,7 @@ enum KeychainCodec {
     }
 
     /// The complete file: header, then ciphertext and tag over the padded JSON entry list.
+    /// `header.version` must be `KeychainHeader.version(for: entries)`.
     static func seal(_ entries: [StoredEntry], header: KeychainHeader, key: SymmetricKey) throws -> Data {
         let associatedData = header.encoded
         let plaintext = try StoredPayload.encode(entries)
@@ -42,7 +43,7 @@ enum KeychainCodec {
             let plaintext = header.cipher.open(
                 Data(sealed), key: try key(header), nonce: header.nonce, associatedData: associatedData)
         else { throw KeychainError.wrongPassphraseOrModified(path: path) }
-        return (header, try StoredPayload.decode(plaintext, path: path))
+        return (header, try StoredPayload.decode(plaintext, path: path, version: header.version))
     }
 
     static func randomBytes(_ count: Int) -> Data {

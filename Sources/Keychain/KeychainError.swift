@@ -39,10 +39,16 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
     case entryExists(name: String, path: String)
     /// No entry with this name.
     case entryNotFound(name: String, path: String)
+    /// A model key with this name exists and `replace` was not given.
+    case modelKeyExists(name: String, path: String)
+    /// No model key with this name (an agent entry of that name does not count).
+    case modelKeyNotFound(name: String, path: String)
     /// The entry name is not 1–64 letters, digits, `_`, `-` or `.`.
     case invalidEntryName(name: String)
     /// The API key is empty or has characters that cannot go into an HTTP header.
     case unusableKey(name: String)
+    /// The model key is empty, too long, or has characters that cannot go into an HTTP header.
+    case unusableModelKey(name: String)
     /// No passphrase source was given and there is no terminal to prompt on.
     case noPassphraseSource
     /// The passphrase from this source is empty.
@@ -93,10 +99,17 @@ public enum KeychainError: Error, Sendable, Equatable, CustomStringConvertible {
             return "an entry named \(name) already exists in \(path); use --replace to overwrite it"
         case .entryNotFound(let name, let path):
             return "no entry named \(name) in \(path)"
+        case .modelKeyExists(let name, let path):
+            return "a model key named \(name) already exists in \(path); use --replace to overwrite it"
+        case .modelKeyNotFound(let name, let path):
+            return "no model key named \(name) in \(path); store it with `moltipass keys add --model \(name)`"
         case .invalidEntryName(let name):
             return "invalid entry name \(Self.sanitized(name)): use 1-64 letters, digits, '_', '-' or '.'"
         case .unusableKey(let name):
             return "the API key for \(name) is empty or contains spaces or control characters"
+        case .unusableModelKey(let name):
+            return "the model key \(name) is empty, longer than \(ModelKey.maximumLength) bytes, or contains "
+                + "spaces, newlines or other non-printable characters"
         case .noPassphraseSource:
             return "no passphrase: not running on a terminal and none of --passphrase-file, "
                 + "MOLTIPASS_PASSPHRASE_FILE or MOLTIPASS_PASSPHRASE is set"

@@ -5,8 +5,13 @@ import Foundation
 struct KeychainHeader: Sendable, Equatable {
     /// "MPKCHAIN".
     static let magic = Data("MPKCHAIN".utf8)
-    /// The only version this build reads and writes.
-    static let currentVersion: UInt8 = 1
+    /// The versions this build reads. It writes 1 while the file holds only agent keys (so an
+    /// older moltipass keeps reading and writing it) and 2 once it holds a model key: an older
+    /// moltipass then refuses the file ("upgrade moltipass") instead of reading the model key as
+    /// an agent's, or dropping it when it rewrites the file.
+    static let supportedVersions: ClosedRange<UInt8> = 1...2
+    /// The first version whose payload may hold model keys.
+    static let modelKeysVersion: UInt8 = 2
     /// The KDF id for scrypt.
     static let scryptID: UInt8 = 1
     /// Accepted salt lengths.
@@ -14,6 +19,8 @@ struct KeychainHeader: Sendable, Equatable {
     /// Salt length for new files.
     static let defaultSaltLength = 32
 
+    /// The format version: `version(for:)` of the entries sealed under this header.
+    var version: UInt8 = 1
     var scrypt: ScryptParameters
     var salt: Data
     var cipher: KeychainCipher
@@ -23,7 +30,7 @@ struct KeychainHeader: Sendable, Equatable {
     /// The header bytes, exactly as written and authenticated.
     var encoded: Data {
         var out = Self.magic
-        out.append(Self.currentVersion)
+        out.append(version)
         out.append(Self.scryptID)
         out.append(contentsOf: [scrypt.log2N, scrypt.r, scrypt.p, UInt8(salt.count)])
         out.append(salt)
@@ -51,7 +58,9 @@ struct KeychainHeader: Sendable, Equatable {
             return bytes[at..<(at + count)]
         }
         let version = try take(1, "version").first ?? 0
-        guard version == currentVersion else { throw KeychainError.unsupportedVersion(path: path, version: version) }
+        guard supportedVersions.contains(version) else {
+            throw KeychainError.unsupportedVersion(path: path, version: version)
+        }
         let kdf = try take(1, "KDF id").first ?? 0
         guard kdf == scryptID else { throw KeychainError.unsupportedKDF(path: path, id: kdf) }
         let params = Array(try take(4, "scrypt parameters"))
@@ -72,7 +81,13 @@ struct KeychainHeader: Sendable, Equatable {
         }
         let nonce = Data(try take(KeychainCipher.nonceLength, "nonce"))
         let generation = try take(8, "generation").reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let header = KeychainHeader(scrypt: scrypt, salt: salt, cipher: cipher, nonce: nonce, generation: generation)
+        let header = KeychainHeader(
+            version: version, scrypt: scrypt, salt: salt, cipher: cipher, nonce: nonce, generation: generation)
         return (header, at)
+    }
+
+    /// The version a file holding `entries` is written with: the oldest that can hold them.
+    static func version(for entries: [StoredEntry]) -> UInt8 {
+        entries.contains { $0.kind == .model } ? modelKeysVersion : 1
     }
 }

@@ -29,6 +29,7 @@ extension KeychainStore {
         } else {
             key = try fileKey(header)
         }
+        header.version = KeychainHeader.version(for: entries)
         let sealed = try KeychainCodec.seal(entries, header: header, key: key)
         try KeychainError.mappingFiles { try AtomicFile.write(sealed, to: target, hook: writeHook) }
         if let rekey { remember(rekey.passphrase, header, key) }

@@ -89,13 +89,19 @@ public final class KeychainStore: Sendable {
         return KeychainContents(header: header, stored: stored, path: path)
     }
 
-    /// The key stored under `name`, reading the file now (the engine's lazy fetch).
+    /// The agent key stored under `name`, reading the file now (the engine's lazy fetch).
     public func key(for name: String) throws -> APIKey {
         try read().key(for: name)
     }
 
-    /// Adds an entry, or replaces one with the same name when `replace` is true (keeping its
-    /// `createdAt`). `now` becomes `updatedAt` (and `createdAt` of a new entry).
+    /// The model key stored under `name`, reading the file now.
+    public func modelKey(named name: String) throws -> ModelKey {
+        try read().modelKey(named: name)
+    }
+
+    /// Adds an agent entry, or replaces the agent entry with the same name when `replace` is true
+    /// (keeping its `createdAt`). `now` becomes `updatedAt` (and `createdAt` of a new entry). A
+    /// model key of the same name is another entry and stays as it is.
     @discardableResult
     public func add(
         name: String, key: APIKey, metadata: KeychainEntry.Metadata = .init(), replace: Bool = false, now: Date
@@ -105,7 +111,7 @@ public final class KeychainStore: Sendable {
         return try modify { entries in
             let stamp = now.wholeSeconds
             let entry = StoredEntry(name: name, key: key, metadata: metadata, createdAt: stamp, updatedAt: stamp)
-            if let index = entries.firstIndex(where: { $0.name == name }) {
+            if let index = entries.firstIndex(where: { $0.kind == .agent && $0.name == name }) {
                 guard replace else { throw KeychainError.entryExists(name: name, path: path) }
                 entries[index] = StoredEntry(
                     name: name, key: key, metadata: metadata, createdAt: entries[index].createdAt, updatedAt: stamp)
@@ -115,25 +121,60 @@ public final class KeychainStore: Sendable {
         }
     }
 
-    /// Removes the entry `name`.
+    /// Stores a model key under `name`, or replaces the model key of that name when `replace`
+    /// is true (keeping its `createdAt`). An agent entry of the same name stays as it is. The
+    /// file becomes format version 2 (docs/keychain-format.md).
+    @discardableResult
+    public func addModelKey(name: String, key: ModelKey, replace: Bool = false, now: Date) throws
+        -> KeychainContents
+    {
+        guard KeychainEntry.isValidName(name) else { throw KeychainError.invalidEntryName(name: name) }
+        guard key.isUsable else { throw KeychainError.unusableModelKey(name: name) }
+        return try modify { entries in
+            let stamp = now.wholeSeconds
+            var entry = StoredEntry(
+                name: name, kind: .model, key: key.bearer, metadata: .init(), createdAt: stamp, updatedAt: stamp)
+            if let index = entries.firstIndex(where: { $0.kind == .model && $0.name == name }) {
+                guard replace else { throw KeychainError.modelKeyExists(name: name, path: path) }
+                entry.createdAt = entries[index].createdAt
+                entries[index] = entry
+            } else {
+                entries.append(entry)
+            }
+        }
+    }
+
+    /// Removes the model key `name` (never an agent entry). The file goes back to format
+    /// version 1 when it was the last model key.
+    @discardableResult
+    public func removeModelKey(name: String) throws -> KeychainContents {
+        try modify { entries in
+            guard let index = entries.firstIndex(where: { $0.kind == .model && $0.name == name }) else {
+                throw KeychainError.modelKeyNotFound(name: name, path: path)
+            }
+            entries.remove(at: index)
+        }
+    }
+
+    /// Removes the agent entry `name` (never a model key).
     @discardableResult
     public func remove(name: String) throws -> KeychainContents {
         try modify { entries in
-            guard let index = entries.firstIndex(where: { $0.name == name }) else {
+            guard let index = entries.firstIndex(where: { $0.kind == .agent && $0.name == name }) else {
                 throw KeychainError.entryNotFound(name: name, path: path)
             }
             entries.remove(at: index)
         }
     }
 
-    /// Changes the metadata of `name` in place (for example the claim status after a poll);
-    /// the key is untouched and `updatedAt` becomes `now`.
+    /// Changes the metadata of the agent entry `name` in place (for example the claim status
+    /// after a poll); the key is untouched and `updatedAt` becomes `now`.
     @discardableResult
     public func updateMetadata(
         name: String, now: Date, _ change: (inout KeychainEntry.Metadata) throws -> Void
     ) throws -> KeychainContents {
         try modify { entries in
-            guard let index = entries.firstIndex(where: { $0.name == name }) else {
+            guard let index = entries.firstIndex(where: { $0.kind == .agent && $0.name == name }) else {
                 throw KeychainError.entryNotFound(name: name, path: path)
             }
             try change(&entries[index].metadata)

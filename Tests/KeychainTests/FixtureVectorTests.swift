@@ -12,6 +12,8 @@ import Testing
     struct Vectors: Decodable {
         struct Vector: Decodable {
             var file: String
+            /// Absent: 1.
+            var formatVersion: UInt8?
             var cipher: String
             var log2N: UInt8
             var r: UInt8
@@ -21,23 +23,26 @@ import Testing
 
             enum CodingKeys: String, CodingKey {
                 case file, cipher, r, p, generation, entries
+                case formatVersion = "format_version"
                 case log2N = "log2_n"
             }
         }
 
         struct Entry: Decodable {
             var name: String
+            /// `model` for a model key; absent for an agent.
+            var kind: String?
             var apiKey: String
             var agentID: String?
             var claimURL: String?
             var verificationCode: String?
-            var claimStatus: String
+            var claimStatus: String?
             var baseURL: String?
             var createdAt: String
             var updatedAt: String
 
             enum CodingKeys: String, CodingKey {
-                case name
+                case name, kind
                 case apiKey = "api_key"
                 case agentID = "agent_id"
                 case claimURL = "claim_url"
@@ -65,7 +70,9 @@ import Testing
         return path
     }
 
-    /// Each frozen vector opens with the known passphrase to exactly the entries in vectors.json.
+    /// Each frozen vector opens with the known passphrase to exactly the entries in vectors.json:
+    /// the version 1 files (written before model keys existed) as agents only, the version 2 file
+    /// with an agent and a model key of the same name kept apart.
     @Test func vectorsOpenToExpectedEntries() throws {
         let dir = try TemporaryDirectory(prefix: "keychain-test")
         defer { dir.remove() }
@@ -84,18 +91,34 @@ import Testing
     /// Each vector file (`path(name)`) opens with the known passphrase to exactly the entries in vectors.json.
     static func expectVectors(path: (String) throws -> String) throws {
         let vectors = try Self.vectors()
-        #expect(vectors.vectors.count >= 2)
+        #expect(vectors.vectors.count >= 3)
+        #expect(vectors.vectors.contains { $0.formatVersion == 2 && $0.entries.contains { $0.kind == "model" } })
         for vector in vectors.vectors {
             let path = try path(vector.file)
             let contents = try KeychainStore(path: path, passphrase: Passphrase(vectors.passphrase)).read()
+            #expect(contents.formatVersion == vector.formatVersion ?? 1)
             #expect(contents.cipher.description == vector.cipher)
             #expect(contents.scrypt == ScryptParameters(log2N: vector.log2N, r: vector.r, p: vector.p))
             #expect(contents.generation == vector.generation)
-            #expect(contents.entries.map(\.name) == vector.entries.map(\.name).sorted())
-            for expected in vector.entries {
+            let agents = vector.entries.filter { $0.kind == nil }
+            let models = vector.entries.filter { $0.kind == "model" }
+            #expect(agents.count + models.count == vector.entries.count)
+            #expect(contents.entries.map(\.name) == agents.map(\.name).sorted())
+            #expect(contents.modelEntries.map(\.name) == models.map(\.name).sorted())
+            for expected in models {
+                let entry = try #require(contents.modelEntry(named: expected.name))
+                #expect(try contents.modelKey(named: expected.name) == ModelKey(expected.apiKey))
+                #expect(expected.apiKey.hasPrefix("sk-FIXTURE"))
+                #expect(entry.kind == .model)
+                #expect(entry.metadata == .init())
+                #expect(StoredPayload.timestamp(entry.createdAt) == expected.createdAt)
+                #expect(StoredPayload.timestamp(entry.updatedAt) == expected.updatedAt)
+            }
+            for expected in agents {
                 let entry = try #require(contents.entry(named: expected.name))
                 #expect(try contents.key(for: expected.name) == APIKey(expected.apiKey))
                 #expect(expected.apiKey.hasPrefix("moltbook_sk_FIXTURE"))
+                #expect(entry.kind == .agent)
                 #expect(entry.metadata.agentID == expected.agentID)
                 #expect(entry.metadata.claimURL == expected.claimURL)
                 #expect(entry.metadata.verificationCode == expected.verificationCode)
@@ -131,17 +154,27 @@ import Testing
     }
 }
 
-/// Writes the vectors. Run once with `KEYCHAIN_WRITE_FIXTURES=1`; the output is committed and
-/// must never be regenerated for the same format version.
+/// Writes the vectors. Run with `KEYCHAIN_WRITE_FIXTURES=1` when a vector is added; the output
+/// is committed and never regenerated: only vector files missing from fixtures/keychain/ are
+/// written.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["KEYCHAIN_WRITE_FIXTURES"] == "1"))
 struct FixtureVectorWriter {
-    /// Seals the two vector files into fixtures/keychain/.
+    /// Seals the vector files that fixtures/keychain/ lacks into it.
     @Test func write() throws {
-        try Self.seal(into: Fixtures.directory.appendingPathComponent("keychain"))
+        let scratch = try TemporaryDirectory(prefix: "keychain-vectors")
+        defer { scratch.remove() }
+        try Self.seal(into: scratch.url)
+        let fixtures = Fixtures.directory.appendingPathComponent("keychain")
+        for vector in try FixtureVectorTests.vectors().vectors {
+            let target = fixtures.appendingPathComponent(vector.file)
+            guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+            try FileManager.default.copyItem(at: scratch.url.appendingPathComponent(vector.file), to: target)
+            try Support.chmod(target.path, 0o644)
+        }
         try FixtureVectorTests.expectVectors { try FixtureVectorTests.privateCopy($0, in: TemporaryDirectory()) }
     }
 
-    /// Seals the two vector files into `directory`.
+    /// Seals every vector file into `directory`.
     static func seal(into directory: URL) throws {
         let passphrase = Passphrase("moltipass fixture passphrase (not a secret)")
         let scrypt = ScryptParameters(log2N: 10, r: 8, p: 1)
@@ -167,5 +200,17 @@ struct FixtureVectorWriter {
             try store.updateMetadata(name: "reef_scout", now: Support.t1) { $0.claimStatus = .claimed }
             try FileManager.default.removeItem(atPath: path + ".lock")
         }
+        // Format version 2: an agent and a model key both named reef_scout, and a second model key.
+        let path = directory.appendingPathComponent("vector-v2-model-keys.moltipass").path
+        try? FileManager.default.removeItem(atPath: path)
+        let store = try KeychainStore.create(at: path, passphrase: passphrase, scrypt: scrypt)
+        try store.add(
+            name: "reef_scout", key: APIKey("moltbook_sk_FIXTURE0reefscout0not0a0real0key"),
+            metadata: .init(agentID: "7d4c2f0e-0000-4000-8000-000000000001", claimStatus: .pendingClaim),
+            now: Support.t0)
+        try store.addModelKey(name: "reef_scout", key: ModelKey("sk-FIXTURE0model0reefscout0not0real"), now: Support.t0)
+        try store.addModelKey(name: "local-ollama", key: ModelKey("sk-FIXTURE0ollama0not0real"), now: Support.t0)
+        try store.updateMetadata(name: "reef_scout", now: Support.t1) { $0.claimStatus = .claimed }
+        try FileManager.default.removeItem(atPath: path + ".lock")
     }
 }

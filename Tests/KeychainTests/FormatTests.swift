@@ -110,7 +110,7 @@ import Testing
         defer { dir.remove() }
         let original = try Data(contentsOf: URL(fileURLWithPath: store.path))
         let cases: [(Int, UInt8, KeychainError)] = [
-            (8, 2, .unsupportedVersion(path: store.path, version: 2)),
+            (8, 3, .unsupportedVersion(path: store.path, version: 3)),
             (9, 7, .unsupportedKDF(path: store.path, id: 7)),
             (14 + 32, 9, .unsupportedCipher(path: store.path, id: 9)),
         ]

@@ -9,7 +9,8 @@ import Testing
 /// docs/keychain-format.md. These tests run when python3 with `cryptography` is installed.
 @Suite(.enabled(if: PythonReader.available, "needs python3 with the cryptography package"))
 struct PythonReaderTests {
-    /// The Python reader decodes both frozen vectors to the entries in vectors.json.
+    /// The Python reader decodes every frozen vector (format versions 1 and 2) to the entries in
+    /// vectors.json, model keys with their kind, no key printed.
     @Test func decodesVectors() async throws {
         let vectors = try FixtureVectorTests.vectors()
         let dir = try TemporaryDirectory(prefix: "keychain-test")
@@ -20,18 +21,50 @@ struct PythonReaderTests {
             let result = try await offloaded { try PythonReader.run(["read", path], passphrase: passphrase) }
             #expect(result.status == 0, "\(result.stderr)")
             let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(decoded?["version"] as? Int == Int(vector.formatVersion ?? 1))
             #expect(decoded?["generation"] as? Int == Int(vector.generation))
             #expect(decoded?["cipher"] as? String == vector.cipher)
             let entries = decoded?["entries"] as? [[String: Any]] ?? []
             #expect(entries.map { $0["name"] as? String } == vector.entries.map(\.name))
             for (got, expected) in zip(entries, vector.entries) {
                 #expect(got["key_fingerprint"] as? String == APIKey(expected.apiKey).fingerprint)
+                #expect(got["kind"] as? String == expected.kind)
                 #expect(got["claim_status"] as? String == expected.claimStatus)
                 #expect(got["agent_id"] as? String == expected.agentID)
                 #expect(got["updated_at"] as? String == expected.updatedAt)
             }
             #expect(!result.stdout.contains("moltbook_sk"))
+            #expect(!result.stdout.contains("sk-FIXTURE"))
         }
+    }
+
+    /// An agent added by the Python writer to the version 2 vector keeps the file version 2 and
+    /// its model keys; Swift reads the result with both namespaces intact.
+    @Test func pythonWriterKeepsModelKeys() async throws {
+        let vectors = try FixtureVectorTests.vectors()
+        let vector = try #require(vectors.vectors.first { $0.formatVersion == 2 })
+        let dir = try TemporaryDirectory(prefix: "keychain-test")
+        defer { dir.remove() }
+        let path = try FixtureVectorTests.privateCopy(vector.file, in: dir)
+        let keyFile = dir.file("key-input").path
+        try Data("moltbook_sk_FIXTUREPYTHON000000\n".utf8).write(to: URL(fileURLWithPath: keyFile))
+        let passphrase = vectors.passphrase
+        let script = PythonReader.script.path
+        let status = try await offloaded { () throws -> Int32 in
+            let process = try PythonReader.start(
+                ["/bin/sh", "-c", "python3 '\(script)' add '\(path)' local-ollama < '\(keyFile)'"],
+                passphrase: passphrase)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0)
+        let contents = try KeychainStore(path: path, passphrase: Passphrase(passphrase)).read()
+        #expect(contents.formatVersion == 2)
+        #expect(contents.generation == vector.generation + 1)
+        #expect(contents.entries.map(\.name) == ["local-ollama", "reef_scout"])
+        #expect(try contents.key(for: "local-ollama") == APIKey("moltbook_sk_FIXTUREPYTHON000000"))
+        #expect(try contents.modelKey(named: "local-ollama") == ModelKey("sk-FIXTURE0ollama0not0real"))
+        #expect(contents.modelEntries.map(\.name) == ["local-ollama", "reef_scout"])
     }
 
     /// The Python reader reports a wrong passphrase with the one error and exit status 1.
