@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "moltbook-sandbox",
             dependencies: [
-                "MoltbookSandboxServer",
+                "MoltbookSandboxServer", "Determinism",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "MoltipassEngine",
             dependencies: [
-                "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver",
+                "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver", "Generation",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -106,7 +106,7 @@ let package = Package(
             name: "MoltipassCommands",
             dependencies: [
                 "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "Recipes", "RateLimiting", "Storage",
-                .product(name: "Logging", package: "swift-log"),
+                "Determinism", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -58,6 +58,15 @@ extension AccountPass {
             }
         case .loadContentLedger:
             return .contentLedger(await contentSightings())
+        case .generate(let request):
+            guard let generator = runner.configuration.generator else {
+                return .generated(.failed(reason: "no generator is available to this run"))
+            }
+            return .generated(await generator.generate(request))
+        case .generationPending(let count):
+            report.generationsPending += count
+        case .generationFailed:
+            report.generationFailures += 1
         case .loadFacts:
             let agent = agent
             do {
@@ -67,7 +76,11 @@ extension AccountPass {
                 return .facts(nil)
             }
         case .journal(let journal):
-            return .journaled(ok: await record(journal))
+            let ok = await record(journal)
+            if ok, let generator = runner.configuration.generator {
+                await generator.journaled(keys: journal.commits.flatMap { $0.intents.map(\.key) })
+            }
+            return .journaled(ok: ok)
         case .reportPending(let reason, let until):
             await reportPending(into: &report, reason: reason, until: until)
         case .readPending:

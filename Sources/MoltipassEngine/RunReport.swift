@@ -65,6 +65,11 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var dryQueues: [String] = []
     /// Failures that may pass (network, 5xx before sending).
     public var transientFailures = 0
+    /// Texts still being generated when the pass ended (the daemon passes again when one is
+    /// ready; `run --once` waits for them).
+    public var generationsPending = 0
+    /// Generations that failed this pass (a crash, a timeout, a refusal by the model server).
+    public var generationFailures = 0
     /// The earliest instant something becomes due (a deferred action or the next occurrence).
     public var nextDue: Date?
 

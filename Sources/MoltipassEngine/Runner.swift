@@ -47,6 +47,10 @@ public final class Runner: Sendable {
         /// runner's own recipes.
         public var knownRecipes: [Recipe]?
 
+        /// Writes the text of `generate:` steps (issue 21): `GenerationService` for runs, a
+        /// placeholder for `plan`. Nil: such steps fail with the reason.
+        public var generator: (any TextGenerating)?
+
         /// Measures the machine's share of each pass (benchmarks only; `PassCostMeter`).
         public var meter: PassCostMeter?
 

@@ -14,6 +14,14 @@ public struct StepExpander: Sendable {
         public var step: Int
         /// The queue index a post took from its content queue, if any.
         public var queueIndex: Int?
+        /// The text is still to be written by a generator (the write has no title or content yet).
+        public var generation: PendingText?
+    }
+
+    /// What a generated write's text is made from: the generator, and the post it answers.
+    public struct PendingText: Sendable, Equatable {
+        public var spec: GeneratorSpec
+        public var target: Post?
     }
 
     /// Why a step produced nothing.
@@ -54,6 +62,20 @@ public struct StepExpander: Sendable {
             write: write, contentHash: contentHash, step: step, queueIndex: queueIndex)
     }
 
+    /// A write whose text a generator writes. Its key leaves the text out (`generatedMarker`),
+    /// so every text generated for this occurrence of the step and target is the same write:
+    /// the journal keeps the first, and a retry sends that one.
+    func generated(_ write: PlannedWrite, step: Int, spec: GeneratorSpec, target: Post? = nil) -> Expanded {
+        Expanded(
+            key: PlannedWrite.idempotencyKey(
+                recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, target: write.target,
+                contentHash: Self.generatedMarker),
+            write: write, contentHash: "", step: step, generation: PendingText(spec: spec, target: target))
+    }
+
+    /// What stands for the text in a generated write's key.
+    static let generatedMarker = "generated"
+
     /// Expands step `index`.
     ///
     /// - Parameters:
@@ -88,14 +110,24 @@ public struct StepExpander: Sendable {
                     kind: .post, submolt: action.submolt.value, title: item.title.render(context),
                     content: item.content?.render(context), url: item.url?.render(context))
                 return .writes([expanded(write, step: index, queueIndex: queuePosition)])
+            case .generated(let spec):
+                return .writes([
+                    generated(PlannedWrite(kind: .post, submolt: action.submolt.value), step: index, spec: spec)
+                ])
             }
         case .comment(let action):
             switch action.target {
             case .post(let id, let replyTo):
-                let write = PlannedWrite(
-                    kind: .comment, target: id.value, content: action.content.render(context()),
-                    parentID: replyTo?.value)
-                return .writes([expanded(write, step: index)])
+                switch action.content {
+                case .template(let template):
+                    let write = PlannedWrite(
+                        kind: .comment, target: id.value, content: template.render(context()),
+                        parentID: replyTo?.value)
+                    return .writes([expanded(write, step: index)])
+                case .generated(let spec):
+                    let write = PlannedWrite(kind: .comment, target: id.value, parentID: replyTo?.value)
+                    return .writes([generated(write, step: index, spec: spec)])
+                }
             case .selected(let selector):
                 let fetched = selection
                 let posts = TargetFilter.select(
@@ -103,10 +135,17 @@ public struct StepExpander: Sendable {
                     excluded: Self.done(.comment, among: fetched, alreadyDone))
                 return .writes(
                     posts.map { post in
-                        let content = action.content.render(context(target: TargetFilter.templateFields(of: post)))
-                        return expanded(
-                            PlannedWrite(kind: .comment, target: post.id, content: content, oncePerTarget: true),
-                            step: index)
+                        switch action.content {
+                        case .template(let template):
+                            let content = template.render(context(target: TargetFilter.templateFields(of: post)))
+                            return expanded(
+                                PlannedWrite(kind: .comment, target: post.id, content: content, oncePerTarget: true),
+                                step: index)
+                        case .generated(let spec):
+                            return generated(
+                                PlannedWrite(kind: .comment, target: post.id, oncePerTarget: true), step: index,
+                                spec: spec, target: post)
+                        }
                     })
             }
         case .vote(let action):

@@ -24,6 +24,9 @@ public struct PlanSimulation: Sendable {
     public var progress: (@Sendable (Date) -> Void)?
     /// Measures where the passes' time goes (benchmarks only; `PassCostMeter`).
     public var meter: PassCostMeter?
+    /// Writes the text of `generate:` steps: a placeholder by default, the real generators
+    /// with `plan --generate` (a `GenerationService` that waits for each answer).
+    public var generator: any TextGenerating = PlaceholderGenerator()
 
     public init(recipes: [Recipe], options: PlanOptions, statePath: String?) {
         self.recipes = recipes
@@ -63,6 +66,7 @@ public struct PlanSimulation: Sendable {
             var configuration = Runner.Configuration(holder: "plan")
             configuration.environment = environment
             configuration.meter = meter
+            configuration.generator = generator
             runners[agent] = Runner(
                 recipes: recipes.filter { $0.agent.value == agent }, store: engineStore, configuration: configuration,
                 logger: logger

@@ -56,6 +56,10 @@ struct AccountMachine {
         case transientFailure
         /// A text not planned because it repeats an earlier one (logged).
         case duplicateSkipped(action: String, earlier: String)
+        /// Jobs waiting for this many texts being generated (the daemon passes again when one is ready).
+        case generationPending(Int)
+        /// A generator failed (counted for health).
+        case generationFailed
         // Questions: the answer comes back as an event.
         /// Withdraw these waiting writes (→ `.dropped`).
         case dropStale([StaleWrite])
@@ -69,6 +73,8 @@ struct AccountMachine {
         case loadContentLedger
         /// Read the targets already acted on (→ `.facts`).
         case loadFacts
+        /// Ask the generator for a write's text (→ `.generated`).
+        case generate(GenerationRequest)
         /// Record the planned writes in one transaction (→ `.journaled`).
         case journal(PlanningMachine.Journal)
         /// List the pending entries as deferred (the account is paused or waits for a challenge).
@@ -93,6 +99,7 @@ struct AccountMachine {
         case contentLedger([String: ContentSighting])
         /// The targets already acted on; nil when the store failed (nothing is planned then).
         case facts(DoneTargets?)
+        case generated(GenerationAnswer)
         case journaled(ok: Bool)
         case pending([JournalEntry])
         /// The challenges' state, and whether the account can no longer send (key or client broken).
@@ -175,6 +182,8 @@ struct AccountMachine {
             return plan(.contentLedger(seen))
         case .facts(let facts?):
             return plan(.facts(facts))
+        case .generated(let answer):
+            return plan(.generated(answer))
         case .facts(nil):
             // Planning without them could vote twice or comment twice: nothing is planned this pass.
             planning = nil
@@ -285,10 +294,10 @@ extension AccountMachine.Action {
     var isQuestion: Bool {
         switch self {
         case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .loadFacts, .journal, .readPending,
-            .settleChallenges, .attempt:
+            .settleChallenges, .attempt, .generate:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
-            .saveLimiter:
+            .saveLimiter, .generationPending, .generationFailed:
             false
         }
     }

@@ -15,6 +15,8 @@ struct JobWork {
         case selecting(position: Int)
         /// Expanding with the selection read.
         case expanding(position: Int, selection: [Post])
+        /// Asking for the generated texts of the step's writes (`at.generation`).
+        case generating
     }
 
     /// Where the loop stands in the job: its occurrence and step, the step's stage, and the
@@ -25,6 +27,7 @@ struct JobWork {
         var stage = Stage.start
         var clientAsked = false
         var selection: Result<[Post], any Error>?
+        var generation: PlanningMachine.GenerationWork?
     }
 
     /// What the job has planned so far.
@@ -38,6 +41,8 @@ struct JobWork {
         var content: [String: ContentSighting] = [:]
         /// A selection that may work on a later pass failed; matters only if nothing was planned.
         var retryWanted = false
+        /// A text is still being generated: nothing of the job is journaled this pass.
+        var withheld = false
     }
 
     let ref: JobRef

@@ -61,45 +61,53 @@ extension PlanningMachine {
         _ writes: [StepExpander.Expanded], in work: inout JobWork, queue: ContentQueue?,
         into actions: inout [Action]
     ) -> [StepExpander.Expanded] {
-        let seen = known.contentSeen ?? [:]
-        // Sent within this recipe's window, or still waiting to be sent (whatever its age).
-        let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))
         var kept: [StepExpander.Expanded] = []
         for expanded in writes {
-            guard let print = ContentFingerprint(expanded.write) else {
-                kept.append(expanded)
-                continue
-            }
-            let exact = [work.planned.content[print.exact], seen[print.exact]].compactMap { $0 }
-                .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
-            let near =
-                exact == nil
-                ? AccountPass.nearDuplicate(
-                    of: print, among: work.planned.content, seen, except: expanded.key, since: earliest) : nil
-            guard let earlier = exact ?? near?.sighting else {
-                work.planned.content[print.exact] = ContentSighting(
-                    kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
-                    excerpt: AccountPass.excerpt(expanded.write), sent: false, sketch: print.sketch)
+            guard let duplicate = duplicate(of: expanded, in: &work) else {
                 kept.append(expanded)
                 continue
             }
             if let index = expanded.queueIndex, let queue {
                 work.planned.taken.insert(QueueLedger.fingerprint(queue.items[index]))
             }
-            let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
-            actions.append(
-                .line(
-                    line(
-                        work.recipe, work.job, expanded.write.summary, .skipped,
-                        (near.map {
-                            "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the "
-                        }
-                            ?? "duplicate content: the same text as the ")
-                            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
-                            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
-                            + "); not sent: Moltbook suspends agents for repeated content")))
-            actions.append(.duplicateSkipped(action: expanded.write.summary, earlier: when))
+            actions.append(.line(line(work.recipe, work.job, expanded.write.summary, .skipped, duplicate.reason)))
+            actions.append(.duplicateSkipped(action: expanded.write.summary, earlier: duplicate.when))
         }
         return kept
+    }
+
+    /// An earlier text the write repeats, in words.
+    struct Duplicate {
+        var when: String
+        var reason: String
+    }
+
+    /// The earlier text `expanded` repeats, or nil: then its text is noted as planned, so a later
+    /// write of the pass that repeats it is caught. Needs `known.contentSeen`.
+    mutating func duplicate(of expanded: StepExpander.Expanded, in work: inout JobWork) -> Duplicate? {
+        guard let print = ContentFingerprint(expanded.write) else { return nil }
+        let seen = known.contentSeen ?? [:]
+        // Sent within this recipe's window, or still waiting to be sent (whatever its age).
+        let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))
+        let exact = [work.planned.content[print.exact], seen[print.exact]].compactMap { $0 }
+            .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
+        let near =
+            exact == nil
+            ? AccountPass.nearDuplicate(
+                of: print, among: work.planned.content, seen, except: expanded.key, since: earliest) : nil
+        guard let earlier = exact ?? near?.sighting else {
+            work.planned.content[print.exact] = ContentSighting(
+                kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
+                excerpt: AccountPass.excerpt(expanded.write), sent: false, sketch: print.sketch)
+            return nil
+        }
+        let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
+        let reason =
+            (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
+                ?? "duplicate content: the same text as the ")
+            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
+            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
+            + "); not sent: Moltbook suspends agents for repeated content"
+        return Duplicate(when: when, reason: reason)
     }
 }

@@ -68,6 +68,8 @@ struct PlanningMachine {
         case contentLedger([String: ContentSighting])
         /// The targets already acted on.
         case facts(DoneTargets)
+        /// A generator's answer for the write asked about.
+        case generated(GenerationAnswer)
     }
 
     /// Runs the loop until it needs an answer (the last action returned) or has planned every
@@ -114,6 +116,8 @@ struct PlanningMachine {
             known.contentSeen = seen
         case .facts(let facts):
             known.facts = facts
+        case .generated(let answer):
+            work.at.generation?.answer = answer
         }
         progress.work = work
         return advance()
@@ -152,6 +156,7 @@ struct PlanningMachine {
     private mutating func finishJob(_ work: inout JobWork) -> JobCommit? {
         // The cursor stays: planned again next pass.
         if work.planned.retryWanted, work.planned.intents.isEmpty { return nil }
+        if work.planned.withheld { return nil }
         // The counts this job planned count for the next job of the pass at once; they are
         // stored with the intents.
         if !work.planned.intents.isEmpty { counts.daily = work.planned.dailyCounts }
@@ -262,9 +267,14 @@ struct PlanningMachine {
             {
                 return .loadContentLedger
             }
+            if startGeneration(outcome, occurrence: occurrence, in: &work, into: &actions) {
+                return self.step(&work, into: &actions)
+            }
             record(outcome, occurrence: occurrence, queue: queue, in: &work, into: &actions)
             work.nextStep()
             return nil
+        case .generating:
+            return generate(&work, into: &actions)
         }
     }
 }

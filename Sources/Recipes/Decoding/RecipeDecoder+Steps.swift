@@ -37,7 +37,7 @@ extension RecipeDecoder {
         names.isEmpty ? nil : names
     }
 
-    static let postKeys = ["submolt", "title", "content", "content_file", "url", "queue", "max_per_day"]
+    static let postKeys = ["submolt", "title", "content", "content_file", "url", "queue", "generate", "max_per_day"]
 
     func decodePost(_ node: YAMLNode) -> PostAction? {
         guard let fields = mapping(node, allowed: Self.postKeys, required: ["submolt"], what: "post") else {
@@ -46,7 +46,14 @@ extension RecipeDecoder {
         let submolt = fields["submolt"].flatMap { name($0, what: "submolt") }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...48, what: "max_per_day") }
         var body: PostAction.Body?
-        if let queueNode = fields["queue"] {
+        if let generateNode = fields["generate"] {
+            for key in ["title", "content", "content_file", "url", "queue"] where fields[key] != nil {
+                error(
+                    generateNode.mark, code: "conflict", "post has both `generate` and `\(key)`",
+                    expected: "either `generate:` (the generator writes the title and content) or `\(key):`")
+            }
+            body = decodeGenerator(generateNode, hasTarget: false).map(PostAction.Body.generated)
+        } else if let queueNode = fields["queue"] {
             for key in ["title", "content", "content_file", "url"] where fields[key] != nil {
                 error(
                     queueNode.mark, code: "conflict", "post has both `queue` and `\(key)`",
@@ -70,17 +77,17 @@ extension RecipeDecoder {
             if let title { body = .inline(title: title, content: content, url: url) }
         } else {
             error(
-                node.mark, code: "missing-key", "post has no `title` or `queue`",
-                expected: "`title:` (with `content:`, `content_file:` or `url:`) or `queue:`")
+                node.mark, code: "missing-key", "post has no `title`, `queue` or `generate`",
+                expected: "`title:` (with `content:`, `content_file:` or `url:`), `queue:` or `generate:`")
         }
         guard let submolt, let body else { return nil }
         return PostAction(submolt: submolt, body: body, maxPerDay: maxPerDay)
     }
 
-    static let commentKeys = ["post", "reply_to", "on", "content", "max_per_day"]
+    static let commentKeys = ["post", "reply_to", "on", "content", "generate", "max_per_day"]
 
     func decodeComment(_ node: YAMLNode) -> CommentAction? {
-        guard let fields = mapping(node, allowed: Self.commentKeys, required: ["content"], what: "comment") else {
+        guard let fields = mapping(node, allowed: Self.commentKeys, what: "comment") else {
             return nil
         }
         let target = decodeTarget(fields, node: node, what: "comment")
@@ -89,7 +96,23 @@ extension RecipeDecoder {
                 reply.mark, code: "conflict", "`reply_to` needs `post`",
                 expected: "`post: ID` next to `reply_to: COMMENT_ID`")
         }
-        let content = fields["content"].flatMap { template($0, what: "content", hasTarget: true) }
+        var content: CommentText?
+        switch (fields["content"], fields["generate"]) {
+        case (let text?, nil):
+            content = template(text, what: "content", hasTarget: true).map(CommentText.template)
+        case (nil, let generate?):
+            content = decodeGenerator(generate, hasTarget: true).map(CommentText.generated)
+        case (_?, let generate?):
+            error(
+                generate.mark, code: "conflict", "comment has both `content` and `generate`",
+                expected: "one of them")
+        case (nil, nil):
+            if !(node.mapping ?? []).contains(where: { ["content", "generate"].contains($0.key.scalar) }) {
+                error(
+                    node.mark, code: "missing-key", "comment has no `content` or `generate`",
+                    expected: "`content:` or `generate:`")
+            }
+        }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...1_000, what: "max_per_day") }
         guard let content, let target else { return nil }
         switch target {

@@ -50,9 +50,12 @@ extension Linter {
                         item.content, in: queue.resolvedPath, what: "queued content", limit: MoltbookSizeLimits.content)
                     check(item.url, in: queue.resolvedPath, what: "queued url", limit: nil)
                 }
+            case .generated:
+                // Generated text is checked when it is written (field limits, the secret scan).
+                break
             }
         case .comment(let comment):
-            check(comment.content, in: file, what: "comment", limit: MoltbookSizeLimits.comment)
+            check(comment.content.template, in: file, what: "comment", limit: MoltbookSizeLimits.comment)
         default:
             break
         }

@@ -24,15 +24,17 @@ extension Linter {
                 templates: [title] + [content, url].compactMap { $0 }, copiesPerRun: 1, cap: post.maxPerDay,
                 what: "the post")
         case .comment(let comment):
+            // Generated text is checked when it is written, not here.
+            guard let template = comment.content.template else { return nil }
             var copies = 1
             if case .selected(let selector) = comment.target {
-                if comment.content.segments.contains(where: { if case .target = $0 { true } else { false } }) {
+                if template.segments.contains(where: { if case .target = $0 { true } else { false } }) {
                     return nil
                 }
                 copies = selector.maxPerRun
             }
             return PublishedTexts(
-                templates: [comment.content], copiesPerRun: copies, cap: comment.maxPerDay, what: "the comment")
+                templates: [template], copiesPerRun: copies, cap: comment.maxPerDay, what: "the comment")
         default:
             return nil
         }

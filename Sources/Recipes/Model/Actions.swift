@@ -1,8 +1,10 @@
-/// A post in a submolt: inline text or link, or the next item of a content queue.
+/// A post in a submolt: inline text or link, the next item of a content queue, or text a
+/// generator writes.
 public struct PostAction: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         case inline(title: Template, content: Template?, url: Template?)
         case queue(ContentQueue)
+        case generated(GeneratorSpec)
     }
 
     public var submolt: Located<String>
@@ -18,7 +20,7 @@ public struct CommentAction: Sendable, Equatable {
     }
 
     public var target: Target
-    public var content: Template
+    public var content: CommentText
     public var maxPerDay: Int?
 }
 

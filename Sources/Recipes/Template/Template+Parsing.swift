@@ -7,10 +7,15 @@ extension Template {
         public var environment: [String]
         /// Whether `post.*` fields exist (the step acts on a post).
         public var hasTarget: Bool
+        /// A generator's prompt (issue 21): the generation context's placeholders exist too
+        /// (`Template.contextFields`), and every `post.*` field, `post.content` included, is read
+        /// from that context, where text written by other agents is fenced as untrusted.
+        public var generation: Bool
 
-        public init(environment: [String], hasTarget: Bool) {
+        public init(environment: [String], hasTarget: Bool, generation: Bool = false) {
             self.environment = environment
             self.hasTarget = hasTarget
+            self.generation = generation
         }
     }
 
@@ -61,6 +66,7 @@ extension Template {
         let expectedKinds = "date, date: FORMAT, agent, post.FIELD, env.NAME or random: [a, b]"
         if text == "date" { return .date(format: "yyyy-MM-dd") }
         if text == "agent" { return .agent }
+        if scope.generation, contextFields.contains(text) { return .context(field: text) }
         if text.hasPrefix("date:") {
             let afterColon = text.dropFirst(5)
             let format = afterColon.trimmingCharacters(in: .whitespaces)
@@ -74,13 +80,14 @@ extension Template {
                     offset: offset, message: "`{{ \(text) }}` has no post to read here",
                     expected: "post fields only in a comment step, which acts on a post", suggestion: nil)
             }
-            guard targetFields.contains(field) else {
+            let fields = scope.generation ? targetFields + ["content"] : targetFields
+            guard fields.contains(field) else {
                 throw TemplateError(
                     offset: offset + 5, message: "unknown post field `\(field)`",
-                    expected: "one of " + targetFields.joined(separator: ", "),
-                    suggestion: Suggest.closest(to: field, among: targetFields).map { "post." + $0 })
+                    expected: "one of " + fields.joined(separator: ", "),
+                    suggestion: Suggest.closest(to: field, among: fields).map { "post." + $0 })
             }
-            return .target(field: field)
+            return scope.generation ? .context(field: text) : .target(field: field)
         }
         if text.hasPrefix("env.") {
             let name = String(text.dropFirst(4))
@@ -109,10 +116,12 @@ extension Template {
             return .random(choices: choices)
         }
         let head = String(text.prefix { $0.isLetter || $0 == "_" })
-        let suggestion = Suggest.closest(to: head, among: ["date", "agent", "post", "env", "random"])
+        let names = ["date", "agent", "post", "env", "random"] + (scope.generation ? contextFields : [])
+        let suggestion = Suggest.closest(to: head, among: names)
         throw TemplateError(
             offset: offset, message: text.isEmpty ? "empty placeholder" : "unknown placeholder `\(text)`",
-            expected: expectedKinds, suggestion: suggestion)
+            expected: scope.generation ? expectedKinds + ", " + contextFields.joined(separator: ", ") : expectedKinds,
+            suggestion: suggestion)
     }
 
     static func checkDateFormat(_ format: String, offset: Int) throws(TemplateError) {

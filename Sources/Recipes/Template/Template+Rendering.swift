@@ -12,6 +12,8 @@ public struct TemplateContext: Sendable {
     public var environment: [String: String]
     /// Seed for `{{ random }}`: the recipe seed plus the job and occurrence.
     public var seed: String
+    /// A generator's context by placeholder (`post.title`, `thread`, …), prompts only.
+    public var generation: [String: String] = [:]
 
     public init(
         date: Date, timeZone: TimeZone, agent: String, target: [String: String] = [:],
@@ -35,6 +37,7 @@ extension Template {
             case .literal(let text): output += text
             case .agent: output += context.agent
             case .target(let field): output += context.target[field] ?? ""
+            case .context(let field): output += context.generation[field] ?? ""
             case .environment(let name): output += context.environment[name] ?? ""
             case .random(let choices):
                 let pick = StableHash.hash("\(context.seed)#\(index)") % UInt64(choices.count)

@@ -11,6 +11,8 @@ public struct Template: Sendable, Equatable {
         case target(field: String)
         case environment(name: String)
         case random(choices: [String])
+        /// A field of a generator's context (prompts only): `post.title`, `thread`, `recent_titles`, ….
+        case context(field: String)
     }
 
     /// The text as written.
@@ -20,6 +22,10 @@ public struct Template: Sendable, Equatable {
 
     /// The fields of a target post a template may read.
     public static let targetFields = ["id", "title", "author", "submolt", "url", "score"]
+    /// The generation context's own placeholders in a prompt (besides `post.*`): the action
+    /// (`post` or `comment`), the field's length limit, the thread a reply answers, the agent's
+    /// recent titles, and the whole context as JSON.
+    public static let contextFields = ["action", "max_length", "thread", "recent_titles", "context"]
     /// ICU date-pattern letters accepted in `{{ date: … }}`.
     static let dateLetters = Set("GyYuMLdDEecaHhKkmsSzZXxQw")
 

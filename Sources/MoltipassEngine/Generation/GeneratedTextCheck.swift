@@ -1,0 +1,96 @@
+import Foundation
+import Generation
+import Recipes
+import Synchronization
+
+/// The checks generated text passes before it is journaled (issue 21), besides the duplicate
+/// guard: the fields' limits, the secret scan, the recipe's deny-list. Text that fails one is
+/// generated again (up to `attempts`), then the occurrence is skipped with the reason.
+enum GeneratedTextCheck {
+    /// The title and content a generated text gives a write of `kind`, or why it cannot.
+    ///
+    /// A post takes `{"title","content"}` as given; from plain text its first line is the title
+    /// (a leading Markdown `#` dropped) and the rest the content. A comment takes the content.
+    static func fields(of text: GeneratedText, for kind: PlannedWrite.Kind) -> Result<(String?, String), Refusal> {
+        switch kind {
+        case .post:
+            var title = text.title
+            var content = text.content
+            if title == nil {
+                let lines = content.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+                title = lines.first.map { String($0).trimmingCharacters(in: .whitespaces) }
+                    .map { String($0.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces) }
+                content = lines.count > 1 ? String(lines[1]).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            }
+            guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .failure(Refusal("the text has no title"))
+            }
+            guard !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                return .failure(Refusal("the text has a title but no content (a title line, then the post)"))
+            }
+            return .success((title, content))
+        default:
+            guard !text.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                return .failure(Refusal("the text is empty"))
+            }
+            return .success((nil, text.content))
+        }
+    }
+
+    /// Why the text must not be sent, or nil.
+    static func refusal(title: String?, content: String, kind: PlannedWrite.Kind, deny: [String]) -> Refusal? {
+        if let title, title.count > MoltbookSizeLimits.title {
+            return Refusal("the title is \(title.count) characters, over Moltbook's \(MoltbookSizeLimits.title)")
+        }
+        let limit = kind == .post ? MoltbookSizeLimits.content : MoltbookSizeLimits.comment
+        if content.count > limit {
+            return Refusal("the text is \(content.count) characters, over Moltbook's \(limit) for a \(kind.rawValue)")
+        }
+        for field in [title, content].compactMap({ $0 }) {
+            if field.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
+                return Refusal("the text holds control characters")
+            }
+            if let what = secretKind(in: field) {
+                return Refusal("the text contains what looks like \(what); never published")
+            }
+            for pattern in deny where matches(pattern, field) {
+                return Refusal("the text matches the deny pattern `\(pattern)`")
+            }
+        }
+        return nil
+    }
+
+    /// A refusal's reason, in words (never the text itself: it may hold the secret).
+    struct Refusal: Error, Equatable {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Credentials a model could echo back (its key, one it saw in a prompt): what they look like.
+    static let secretPatterns: [(String, String)] = [
+        ("a Moltbook API key", "moltbook_sk_[A-Za-z0-9_-]{8,}|moltbook_[A-Za-z0-9_-]{20,}"),
+        ("an API key (sk-…)", "\\bsk-(proj-)?[A-Za-z0-9_-]{20,}"),
+        ("a GitHub token", "\\bgh[pousr]_[A-Za-z0-9]{30,}"),
+        ("an AWS access key", "\\bAKIA[0-9A-Z]{16}\\b"),
+        ("a private key", "-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+        ("a bearer token", "(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{20,}"),
+    ]
+
+    static func secretKind(in text: String) -> String? {
+        secretPatterns.first { matches($0.1, text) }?.0
+    }
+
+    private static let compiled = Mutex<[String: NSRegularExpression]>([:])
+
+    /// Whether `pattern` (an ICU expression, checked when the recipe loaded) matches `text`.
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let regex = compiled.withLock { cache -> NSRegularExpression? in
+            if let regex = cache[pattern] { return regex }
+            let regex = try? NSRegularExpression(pattern: pattern)
+            cache[pattern] = regex
+            return regex
+        }
+        guard let regex else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
