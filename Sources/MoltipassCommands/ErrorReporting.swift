@@ -20,8 +20,8 @@ public enum ErrorReporting {
     /// modified file, unsafe permissions, no passphrase source, missing file or entry — is 12.
     public static func exitStatus(for error: KeychainError) -> ExitStatus {
         switch error {
-        case .entryExists, .alreadyExists: return .conflict
-        case .invalidEntryName, .invalidKDFParameters, .unusableKey: return .usage
+        case .entryExists, .modelKeyExists, .alreadyExists: return .conflict
+        case .invalidEntryName, .invalidKDFParameters, .unusableKey, .unusableModelKey: return .usage
         default: return .keychain
         }
     }

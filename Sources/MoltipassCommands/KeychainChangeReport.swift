@@ -23,6 +23,8 @@ public struct KeychainChangeReport: Sendable, Equatable, CommandReport {
     public var keychain: String
     /// `keys add`, `keys remove`: the entry.
     public var name: String?
+    /// `keys add --model`, `keys remove --model`: `model` (absent for an agent entry).
+    public var kind: String?
     /// `keys add`: the stored key's fingerprint; `keys remove`: the removed key's.
     public var keyFingerprint: String?
     /// `keys add`: the API the entry now uses (nil: https://www.moltbook.com/api/v1).
@@ -39,7 +41,7 @@ public struct KeychainChangeReport: Sendable, Equatable, CommandReport {
     }
 
     enum CodingKeys: String, CodingKey {
-        case result, keychain, name, scrypt
+        case result, keychain, name, kind, scrypt
         case keyFingerprint = "key_fingerprint"
         case baseURL = "base_url"
     }

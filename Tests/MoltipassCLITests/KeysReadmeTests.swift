@@ -8,6 +8,7 @@ import Testing
 @Suite("README Keychain examples")
 struct KeysReadmeTests {
     static let key = "moltbook_sk_README0example0key0not0real000000"
+    static let modelKey = "sk-README0model0key0not0real"
 
     /// Every line of every `sh` block is an `export` or a `moltipass` command; each runs with
     /// the documented arguments (plus the sandbox URL and a tiny scrypt cost), in order, and
@@ -25,6 +26,7 @@ struct KeysReadmeTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: secrets + "/moltipass")
         try KeysHome.writeSecret("second passphrase\n", to: secrets + "/moltipass-new")
         try KeysHome.writeSecret(Self.key + "\n", to: home.path + "/reef_scout.key")
+        try KeysHome.writeSecret(Self.modelKey + "\n", to: home.path + "/ollama.key")
         func local(_ word: String) -> String {
             if word.hasPrefix("/run/secrets/") { return secrets + "/" + word.dropFirst("/run/secrets/".count) }
             if word == "http://127.0.0.1:8787/api/v1" { return sandbox.baseURL.absoluteString }
@@ -66,12 +68,13 @@ struct KeysReadmeTests {
             let result = try await home.run(words, stdin: stdin, extra: environment, recorded: stdoutFile == nil)
             #expect(result.status == expected, "\(line)\n\(result.stderr)")
             if let stdoutFile { try result.stdout.write(toFile: stdoutFile, atomically: true, encoding: .utf8) }
-            ran.append(words.first == "keys" ? command : words[0])
+            ran.append(words.first == "keys" ? command + (words.contains("--model") ? " --model" : "") : words[0])
         }
         #expect(ran.contains("keys remove") && ran.contains("claim") && ran.contains("keys passwd"))
+        #expect(ran.contains("keys add --model") && ran.contains("keys remove --model"))
         #expect(try String(contentsOfFile: home.path + "/reef_scout.key", encoding: .utf8) == Self.key + "\n")
         #expect(try await home.run(["keys", "list"], extra: environment).stdout.contains("claimed"))
-        home.expectNoLeak(of: [Self.key])
+        home.expectNoLeak(of: [Self.key, Self.modelKey])
     }
 
     /// The lines of the `sh` blocks in the README's Keychain section, comments removed.
