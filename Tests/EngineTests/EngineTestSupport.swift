@@ -69,14 +69,16 @@ final class EngineWorld: Sendable {
     /// Agents in `invalidKeys` get a well-formed key the sandbox never issued.
     func runner(
         _ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = [],
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, generator: (any TextGenerating)? = nil
     ) -> Runner {
         let transport: any HTTPTransport = transport ?? self.transport
         var known = keys.withLock { $0 }
         for name in invalidKeys { known[name] = APIKey("moltbook_sk_" + String(repeating: "x", count: 32)) }
         let keys = known
+        var configuration = Runner.Configuration(holder: holder)
+        configuration.generator = generator
         return Runner(
-            recipes: recipes, store: store, configuration: Runner.Configuration(holder: holder),
+            recipes: recipes, store: store, configuration: configuration,
             logger: Logger(label: "engine-test") { _ in SwiftLogNoOpLogHandler() }
         ) { agent, _ in
             guard let key = keys[agent] else { throw HarnessError("no key for \(agent)") }
