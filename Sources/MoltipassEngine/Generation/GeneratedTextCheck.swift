@@ -6,7 +6,7 @@ import Synchronization
 /// The checks generated text passes before it is journaled (issue 21), besides the duplicate
 /// guard: the fields' limits, the secret scan, the recipe's deny-list. Text that fails one is
 /// generated again (up to `attempts`), then the occurrence is skipped with the reason.
-enum GeneratedTextCheck {
+public enum GeneratedTextCheck {
     /// The title and content a generated text gives a write of `kind`, or why it cannot.
     ///
     /// A post takes `{"title","content"}` as given; from plain text its first line is the title
@@ -37,6 +37,21 @@ enum GeneratedTextCheck {
         }
     }
 
+    /// The title and content `text` gives a write of `kind`, or the first check that refuses it
+    /// (the duplicate guard aside: it needs the agent's state). `moltipass generate` prints this.
+    public static func verdict(of text: GeneratedText, for kind: PlannedWrite.Kind, deny: [String])
+        -> Result<(title: String?, content: String), Refusal>
+    {
+        switch fields(of: text, for: kind) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let (title, content)):
+            if let refusal = refusal(title: title, content: content, kind: kind, deny: deny) {
+                return .failure(refusal)
+            }
+            return .success((title, content))
+        }
+    }
+
     /// Why the text must not be sent, or nil.
     static func refusal(title: String?, content: String, kind: PlannedWrite.Kind, deny: [String]) -> Refusal? {
         if let title, title.count > MoltbookSizeLimits.title {
@@ -61,8 +76,8 @@ enum GeneratedTextCheck {
     }
 
     /// A refusal's reason, in words (never the text itself: it may hold the secret).
-    struct Refusal: Error, Equatable {
-        var reason: String
+    public struct Refusal: Error, Equatable {
+        public var reason: String
         init(_ reason: String) { self.reason = reason }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Generation
+import MoltbookAPI
 import Recipes
 
 /// One text the planning asks a generator for (issue 21): what to run, with which context, for
@@ -21,6 +22,40 @@ public struct GenerationRequest: Sendable {
 
     /// One attempt's identity: a retried attempt of the same write is served from the same text.
     public var attemptKey: String { "\(key)#\(attempt)" }
+}
+
+extension GenerationRequest {
+    /// The request for one attempt at `expanded`'s text: the context, and for an `openai:`
+    /// generator the rendered system message and prompt. The planning and `moltipass generate`
+    /// both build it here, so what an operator tries is what the runner asks.
+    public static func make(
+        for expanded: StepExpander.Expanded, _ pending: StepExpander.PendingText, agent: String, recipe: Recipe,
+        job: Job, occurrence: OccurrencePlanner.Occurrence, attempt: Int, refusal: String?, recentTitles: [String],
+        environment: [String: String]
+    ) -> GenerationRequest {
+        let context = GenerationContext(
+            agent: agent, recipe: recipe.name, job: job.id.value, step: expanded.step, kind: expanded.write.kind,
+            occurrence: occurrence.nominal, key: expanded.key, attempt: attempt, refusal: refusal,
+            submolt: expanded.write.submolt, target: pending.target, replyTo: expanded.write.parentID,
+            recentTitles: recentTitles)
+        var system: String?
+        var prompt: String?
+        if case .openAI(let endpoint) = pending.spec.source {
+            let expander = StepExpander(recipe: recipe, job: job, occurrence: occurrence, environment: environment)
+            var templateContext = expander.context()
+            templateContext.generation = context.placeholders
+            system = [endpoint.system?.render(templateContext), GenerationContext.untrustedNote].compactMap { $0 }
+                .joined(separator: "\n\n")
+            var text = endpoint.prompt.render(templateContext)
+            if let refusal {
+                text += "\n\n(An earlier answer was refused: \(refusal). Write a different one.)"
+            }
+            prompt = text
+        }
+        return GenerationRequest(
+            key: expanded.key, attempt: attempt, agent: agent, job: "\(recipe.name)/\(job.id.value)",
+            spec: pending.spec, context: context.json.encoded(), system: system, prompt: prompt)
+    }
 }
 
 /// What a generator made of a request.

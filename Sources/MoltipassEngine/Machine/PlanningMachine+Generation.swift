@@ -171,29 +171,10 @@ extension PlanningMachine {
         for expanded: StepExpander.Expanded, _ pending: StepExpander.PendingText, _ generation: GenerationWork,
         in work: JobWork
     ) -> GenerationRequest {
-        let context = GenerationContext(
-            agent: agent, recipe: work.recipe.name, job: work.job.id.value, step: expanded.step,
-            kind: expanded.write.kind, occurrence: generation.occurrence.nominal, key: expanded.key,
-            attempt: generation.attempt, refusal: generation.refusal, submolt: expanded.write.submolt,
-            target: pending.target, replyTo: expanded.write.parentID, recentTitles: recentTitles(in: work))
-        var system: String?
-        var prompt: String?
-        if case .openAI(let endpoint) = pending.spec.source {
-            let expander = StepExpander(
-                recipe: work.recipe, job: work.job, occurrence: generation.occurrence, environment: environment)
-            var templateContext = expander.context()
-            templateContext.generation = context.placeholders
-            system = [endpoint.system?.render(templateContext), GenerationContext.untrustedNote].compactMap { $0 }
-                .joined(separator: "\n\n")
-            prompt = endpoint.prompt.render(templateContext)
-            if let refusal = generation.refusal {
-                prompt! += "\n\n(An earlier answer was refused: \(refusal). Write a different one.)"
-            }
-        }
-        return GenerationRequest(
-            key: expanded.key, attempt: generation.attempt, agent: agent,
-            job: "\(work.recipe.name)/\(work.job.id.value)", spec: pending.spec, context: context.json.encoded(),
-            system: system, prompt: prompt)
+        GenerationRequest.make(
+            for: expanded, pending, agent: agent, recipe: work.recipe, job: work.job,
+            occurrence: generation.occurrence, attempt: generation.attempt, refusal: generation.refusal,
+            recentTitles: recentTitles(in: work), environment: environment)
     }
 
     /// The agent's recent posts and comments (first lines), newest first, at most 20.
