@@ -105,7 +105,8 @@ let package = Package(
         .target(
             name: "MoltipassCommands",
             dependencies: [
-                "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "Recipes", "RateLimiting", "Storage",
+                "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "FileSafety", "Recipes", "RateLimiting",
+                "Storage",
                 "Determinism", .product(name: "Logging", package: "swift-log"),
             ]
         ),
