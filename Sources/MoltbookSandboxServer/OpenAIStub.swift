@@ -10,11 +10,24 @@ private typealias JSONValue = MoltbookAPI.JSONValue
 ///
 /// `POST /openai/v1/chat/completions` answers with a deterministic text made from the last user message
 /// and the model. Models named for a fault play it out: `slow-N`, `fail-500`, `fail-429`, `oversized`,
-/// `malformed`, `empty`, `secret`, `redirect`. `GET /openai/_counters` returns the calls per model.
+/// `malformed`, `empty`, `secret`, `redirect`. `GET /openai/_counters` returns the calls per model;
+/// `GET /openai/_calls` every call in order: its model, a hash of its user prompt and when it arrived (Unix
+/// seconds), so a test counts the generations of each write and tells a retry after a kill from a repeat.
 public final class OpenAIStub: Sendable {
     /// The bearer key requests must carry; nil accepts any request.
     let key: String?
     private let calls = Mutex<[String: Int]>([:])
+    private let log = Mutex<[Call]>([])
+
+    /// One chat-completion request: the model, the user prompt's hash, and when it arrived.
+    public struct Call: Sendable, Equatable {
+        public var model: String
+        public var promptHash: String
+        public var receivedAt: Double
+    }
+
+    /// Every completion request so far, in arrival order.
+    public var callLog: [Call] { log.withLock { $0 } }
 
     public init(key: String? = nil) {
         self.key = key
@@ -31,6 +44,14 @@ public final class OpenAIStub: Sendable {
         case "/openai/_counters":
             let object: [String: JSONValue] = counters.mapValues { .number(Double($0)) }
             return Self.json(200, .object(object))
+        case "/openai/_calls":
+            let entries: [JSONValue] = callLog.map {
+                [
+                    "model": .string($0.model), "prompt_hash": .string($0.promptHash),
+                    "received_at": .number($0.receivedAt),
+                ]
+            }
+            return Self.json(200, .array(entries))
         case "/openai/_redirect_target":
             calls.withLock { $0["_redirect_target", default: 0] += 1 }
             return Self.json(404, ["error": ["message": "nothing here"]])
@@ -60,6 +81,8 @@ public final class OpenAIStub: Sendable {
         let prompt = messages.last { $0["role"]?.string == "user" }?["content"]?.string ?? ""
         let system = messages.first { $0["role"]?.string == "system" }?["content"]?.string
         var content = Self.text(prompt: prompt, system: system, model: model)
+        let call = Call(model: model, promptHash: Self.hash(prompt).hex, receivedAt: Date().timeIntervalSince1970)
+        log.withLock { $0.append(call) }
         if model.hasPrefix("slow-"), let seconds = Int(model.dropFirst(5)) {
             try await Task.sleep(for: .seconds(seconds))
         }
