@@ -5,3 +5,4 @@
 // virtual instant and dice, the sandbox server's clock and the sandbox model's seeded ids) and production code
 // never links test support.
 @_exported import class Determinism.SettableClock
+@_exported import struct Determinism.TimeScale
