@@ -41,7 +41,8 @@ struct SandboxHTTPHandler: HTTPHandler {
         return Self.convert(reply)
     }
 
-    /// `POST /_sandbox/clock {"advance_seconds": N}` or `{"now": "ISO"}`; `GET` reads the clock.
+    /// `POST /_sandbox/clock {"advance_seconds": N}` or `{"now": "ISO"}`; `GET` reads the clock. The
+    /// answer is the current `now`, plus `time_scale` when the clock runs scaled (`--time-scale`).
     private func clockResponse(_ request: FlyingFox.HTTPRequest, body: Data) -> FlyingFox.HTTPResponse {
         if request.method == .POST {
             guard let json = JSON.parseOrNil(body) else {
@@ -62,7 +63,9 @@ struct SandboxHTTPHandler: HTTPHandler {
         } else if request.method != .GET {
             return Self.json(405, ["success": false, "error": "Method not allowed"])
         }
-        return Self.json(200, ["success": true, "now": .string(SandboxTime.iso(clock.now))])
+        var answer: [String: JSON] = ["success": true, "now": .string(SandboxTime.iso(clock.now))]
+        if let scale = clock.timeScale { answer["time_scale"] = .number(scale) }
+        return Self.json(200, .object(answer))
     }
 
     private static func json(_ status: Int, _ body: JSON) -> FlyingFox.HTTPResponse {

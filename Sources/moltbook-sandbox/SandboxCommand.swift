@@ -1,4 +1,5 @@
 import ArgumentParser
+import Determinism
 import Foundation
 import MoltbookSandbox
 import MoltbookSandboxServer
@@ -54,8 +55,38 @@ struct SandboxCommand: AsyncParsableCommand {
             valueName: "path"))
     var openaiKeyFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Start the clock at this instant (ISO-8601, e.g. 2026-01-01T00:00:00Z) instead of the wall clock.",
+            valueName: "instant"))
+    var now: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Run the clock N times faster than real time, from --now or the wall clock (1...100000; for tests and demos).",
+            valueName: "N"))
+    var timeScale: String?
+
     @Flag(help: "Log one line per request to stderr (method, path, status; never headers).")
     var verbose = false
+
+    func validate() throws {
+        if let now, SandboxTime.parse(now) == nil {
+            throw ValidationError("--now `\(now)` is not an ISO-8601 instant: write it like 2026-01-01T00:00:00Z")
+        }
+        if let timeScale, TimeScale(timeScale) == nil {
+            throw ValidationError(TimeScale.problem("--time-scale", timeScale))
+        }
+    }
+
+    /// The server's clock: the wall clock (moved by `/_sandbox/clock`), or with `--now` or
+    /// `--time-scale` a clock from that instant (else now) running that many times real time.
+    var clock: SettableClock {
+        let start = now.flatMap(SandboxTime.parse)
+        let scale = timeScale.flatMap(TimeScale.init)
+        guard start != nil || scale != nil else { return SettableClock() }
+        return SettableClock(start: start ?? Date(), scale: scale?.factor ?? 1)
+    }
 
     func run() async throws {
         var sandboxConfig = SandboxConfig()
@@ -78,7 +109,8 @@ struct SandboxCommand: AsyncParsableCommand {
             openAI = OpenAIStub(key: key)
         }
         let server = SandboxServer(
-            model: SandboxModel(config: sandboxConfig, seed: seed), host: host, port: port, log: log, openAI: openAI)
+            model: SandboxModel(config: sandboxConfig, seed: seed), clock: clock, host: host, port: port, log: log,
+            openAI: openAI)
         let url = try await server.start()
         FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
         await Self.waitForTerminationSignal()
