@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import MoltipassEngine
@@ -6,7 +7,8 @@ import Recipes
 /// `moltipass run` without `--once`: pass, sleep until the next due instant, repeat.
 ///
 /// - Sleeps until the earliest of: the next occurrence, the next deferred action, half the
-///   lease time (to renew it) — never polls.
+///   lease time (to renew it) — never polls. Instants are on the session's clock; with
+///   `--time-scale N` the real sleep is the virtual wait divided by N.
 /// - SIGTERM/SIGINT: the current pass finishes (an in-flight request completes or times out and
 ///   is journaled), leases are released, exit 0.
 /// - SIGHUP: reloads the recipe files; a broken reload keeps the old recipes and logs why.
@@ -58,7 +60,7 @@ public struct Daemon: Sendable {
             let leaseRenewal = now.addingTimeInterval(runner.configuration.leaseTTL / 2)
             let wake = min(report.nextDue ?? leaseRenewal, leaseRenewal)
             logger.debug("sleeping", metadata: ["until": "\(wake)"])
-            switch await signals.wait(seconds: max(0.05, wake.timeIntervalSince(now))) {
+            switch await signals.wait(seconds: Self.realWait(until: wake, from: now, scale: session.timeScale)) {
             case .deadline:
                 continue
             case .terminate:
@@ -89,6 +91,13 @@ public struct Daemon: Sendable {
         await health.remove(store: session.store)
         logger.info("daemon stopped")
         return .ok
+    }
+
+    /// The real seconds to sleep from `now` until `wake` on a clock running `scale` times real
+    /// time: the virtual wait, at least 50 ms so that a due instant already reached does not spin,
+    /// divided by the scale, and at least 5 ms at any scale (at scale 1: the wait, at least 50 ms).
+    static func realWait(until wake: Date, from now: Date, scale: TimeScale) -> TimeInterval {
+        max(0.005, scale.realSeconds(max(0.05, wake.timeIntervalSince(now))))
     }
 
     /// The daemon's runner over `recipes`: the session's configuration (`--journal-retention`

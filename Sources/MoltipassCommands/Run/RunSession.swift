@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Keychain
 import Logging
@@ -14,8 +15,12 @@ public struct RunSession: Sendable {
     public let statePath: String
     public let keys: KeysSession
     public let logger: Logger
-    /// The wall clock, or a fixed start plus monotonic elapsed time (`--now`, tests).
+    /// The wall clock, or a start plus monotonic elapsed time times the scale (`--now`,
+    /// `--time-scale`: tests and demos).
     public let clock: @Sendable () -> Date
+    /// `--time-scale`: how many times faster than real time `clock` runs. Every real wait of the
+    /// run loop is a virtual duration divided by it, so waits and virtual time agree.
+    public let timeScale: TimeScale
     /// `--journal-retention`: how long done journal entries are kept.
     public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
 
@@ -45,8 +50,11 @@ public struct RunSession: Sendable {
         return invalid.isEmpty ? .success(recipes) : .failure(Diagnostics(invalid))
     }
 
+    /// `now`: the clock's start (else the wall clock's now); `timeScale`: its speed. With neither,
+    /// the clock is the wall clock.
     public init(
-        recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?
+        recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?,
+        timeScale: TimeScale = .realTime
     ) async throws {
         // The store creates a missing directory (0700; a bare file name lives in the working
         // directory), with failures in plain words.
@@ -55,17 +63,17 @@ public struct RunSession: Sendable {
         self.store = try await SQLiteStateStore.open(path: statePath)
         self.keys = keys
         self.logger = logger
-        if let now {
-            let started = ContinuousClock.now
-            clock = { now.addingTimeInterval(Self.seconds(started.duration(to: .now))) }
+        self.timeScale = timeScale
+        if now != nil || timeScale != .realTime {
+            let scaled = SettableClock(start: now ?? Date(), scale: timeScale.factor)
+            clock = { scaled.now }
         } else {
             clock = { Date() }
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    /// The real seconds to sleep for a wait of `virtual` seconds on `clock`.
+    public func realSeconds(_ virtual: TimeInterval) -> TimeInterval { timeScale.realSeconds(virtual) }
 
     /// The engine over these recipes; the keychain is unlocked on the first request that needs a key.
     /// `recipes`: these instead of the session's (the daemon after a reload). The one place a
@@ -97,7 +105,7 @@ public struct RunSession: Sendable {
         while passes < 20, let next = report.nextDue, next <= deadline, report.count(.deferred) > 0,
             report.authBroken.isEmpty, report.locked.isEmpty
         {
-            let wait = next.timeIntervalSince(clock())
+            let wait = realSeconds(next.timeIntervalSince(clock()))
             if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10)) }
             let again = await runner.pass(now: clock())
             report = Self.merge(report, again)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Determinism
 import Foundation
 import Logging
 import MoltipassCommands
@@ -62,6 +63,14 @@ struct Run: AsyncParsableCommand {
     @Option(help: .hidden)
     var now: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "For tests and demos: run the clock N times faster than real time (1...100000), and every wait N times shorter.",
+            discussion:
+                "With a sandbox started with the same --time-scale, a daemon lives through a simulated day in minutes.",
+            valueName: "N"))
+    var timeScale: String?
+
     /// `--journal-retention`, parsed.
     static func retention(_ text: String) throws -> JournalRetention {
         guard let retention = JournalRetention(text) else {
@@ -80,6 +89,9 @@ struct Run: AsyncParsableCommand {
             throw ValidationError(DurationOption.problem("--max-wait", maxWait))
         }
         if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+        if let timeScale, TimeScale(timeScale) == nil {
+            throw ValidationError(TimeScale.problem("--time-scale", timeScale))
+        }
         _ = try Self.retention(journalRetention)
     }
 
@@ -101,7 +113,8 @@ struct Run: AsyncParsableCommand {
             let logger = makeLogger()
             var session = try await RunSession(
                 recipes: recipes, statePath: statePath, keys: try keys.session(), logger: logger,
-                now: now.flatMap { ISO8601DateFormatter().date(from: $0) })
+                now: now.flatMap { ISO8601DateFormatter().date(from: $0) },
+                timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
             session.journalRetention = try Self.retention(journalRetention)
             if once {
                 let started = session.clock()
