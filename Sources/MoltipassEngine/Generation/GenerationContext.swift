@@ -26,6 +26,8 @@ struct GenerationContext {
     var replyTo: String?
     /// The agent's own recent posts and comments, newest first (first lines, shortened).
     var recentTitles: [String]
+    /// The comments a reply answers, oldest first, ending with the one replied to.
+    var thread: [Comment] = []
 
     static let schema = 1
     static let untrustedFields = ["target.title", "target.content", "target.author", "thread"]
@@ -47,7 +49,14 @@ struct GenerationContext {
             "job": .string(job), "step": .number(Double(step)), "action": .string(kind == .post ? "post" : "comment"),
             "occurrence": .string(MoltbookDateText.iso(occurrence)), "key": .string(key),
             "attempt": .number(Double(attempt)), "limits": .object(limits),
-            "recent_titles": .array(recentTitles.map(JSONValue.string)), "thread": .array([]),
+            "recent_titles": .array(recentTitles.map(JSONValue.string)),
+            "thread": .array(
+                thread.map {
+                    [
+                        "id": .string($0.id), "author": $0.author.map { .string($0.name) } ?? .null,
+                        "content": .string($0.content), "untrusted": .bool(true),
+                    ]
+                }),
             "untrusted": .array(Self.untrustedFields.map(JSONValue.string)),
         ]
         object["refused_because"] = refusal.map(JSONValue.string) ?? .null
@@ -70,7 +79,10 @@ struct GenerationContext {
     /// The prompt placeholders (`Template.Segment.context`), untrusted ones fenced.
     var placeholders: [String: String] {
         var fields: [String: String] = [
-            "action": kind == .post ? "post" : "comment", "max_length": String(maxLength), "thread": "",
+            "action": kind == .post ? "post" : "comment", "max_length": String(maxLength),
+            "thread": thread.isEmpty
+                ? ""
+                : Self.fenced(thread.map { "\($0.author?.name ?? "someone"): \($0.content)" }.joined(separator: "\n")),
             "recent_titles": recentTitles.joined(separator: "\n"),
             "context": String(decoding: json.encoded(), as: UTF8.self),
         ]

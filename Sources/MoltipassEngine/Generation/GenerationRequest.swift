@@ -31,13 +31,13 @@ extension GenerationRequest {
     public static func make(
         for expanded: StepExpander.Expanded, _ pending: StepExpander.PendingText, agent: String, recipe: Recipe,
         job: Job, occurrence: OccurrencePlanner.Occurrence, attempt: Int, refusal: String?, recentTitles: [String],
-        environment: [String: String]
+        thread: [Comment] = [], environment: [String: String]
     ) -> GenerationRequest {
         let context = GenerationContext(
             agent: agent, recipe: recipe.name, job: job.id.value, step: expanded.step, kind: expanded.write.kind,
             occurrence: occurrence.nominal, key: expanded.key, attempt: attempt, refusal: refusal,
             submolt: expanded.write.submolt, target: pending.target, replyTo: expanded.write.parentID,
-            recentTitles: recentTitles)
+            recentTitles: recentTitles, thread: thread)
         var system: String?
         var prompt: String?
         if case .openAI(let endpoint) = pending.spec.source {

@@ -75,6 +75,8 @@ struct AccountMachine {
         case loadFacts
         /// Ask the generator for a write's text (→ `.generated`).
         case generate(GenerationRequest)
+        /// Read the post a generated comment is about and the thread a reply answers (→ `.thread`).
+        case readThread(postID: String, replyTo: String?)
         /// Record the planned writes in one transaction (→ `.journaled`).
         case journal(PlanningMachine.Journal)
         /// List the pending entries as deferred (the account is paused or waits for a challenge).
@@ -100,6 +102,7 @@ struct AccountMachine {
         /// The targets already acted on; nil when the store failed (nothing is planned then).
         case facts(DoneTargets?)
         case generated(GenerationAnswer)
+        case thread(GenerationThread?)
         case journaled(ok: Bool)
         case pending([JournalEntry])
         /// The challenges' state, and whether the account can no longer send (key or client broken).
@@ -184,6 +187,8 @@ struct AccountMachine {
             return plan(.facts(facts))
         case .generated(let answer):
             return plan(.generated(answer))
+        case .thread(let thread):
+            return plan(.thread(thread))
         case .facts(nil):
             // Planning without them could vote twice or comment twice: nothing is planned this pass.
             planning = nil
@@ -294,7 +299,7 @@ extension AccountMachine.Action {
     var isQuestion: Bool {
         switch self {
         case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .loadFacts, .journal, .readPending,
-            .settleChallenges, .attempt, .generate:
+            .settleChallenges, .attempt, .generate, .readThread:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
             .saveLimiter, .generationPending, .generationFailed:

@@ -23,6 +23,8 @@ extension PlanningMachine {
         var attempt = 1
         var refusal: String?
         var answer: GenerationAnswer?
+        /// The current write's post and thread, once read (`.some(nil)`: asked, not readable).
+        var thread: GenerationThread??
         var kept: [StepExpander.Expanded] = []
         var pending = 0
     }
@@ -68,6 +70,12 @@ extension PlanningMachine {
                 generation.index += 1
                 continue
             }
+            // A comment on a named post: the post (and a reply's thread) is read once first.
+            if pending.target == nil, expanded.write.kind == .comment, generation.thread == nil,
+                let postID = expanded.write.target
+            {
+                return .readThread(postID: postID, replyTo: expanded.write.parentID)
+            }
             guard let answer = generation.answer else {
                 return .generate(request(for: expanded, pending, generation, in: work))
             }
@@ -101,6 +109,7 @@ extension PlanningMachine {
             generation.index += 1
             generation.attempt = 1
             generation.refusal = nil
+            generation.thread = nil
         }
         let what = Self.generatedSummary(expanded.write)
         switch answer {
@@ -171,10 +180,13 @@ extension PlanningMachine {
         for expanded: StepExpander.Expanded, _ pending: StepExpander.PendingText, _ generation: GenerationWork,
         in work: JobWork
     ) -> GenerationRequest {
-        GenerationRequest.make(
+        var pending = pending
+        let thread = generation.thread ?? nil
+        if pending.target == nil { pending.target = thread?.post }
+        return GenerationRequest.make(
             for: expanded, pending, agent: agent, recipe: work.recipe, job: work.job,
             occurrence: generation.occurrence, attempt: generation.attempt, refusal: generation.refusal,
-            recentTitles: recentTitles(in: work), environment: environment)
+            recentTitles: recentTitles(in: work), thread: thread?.chain ?? [], environment: environment)
     }
 
     /// The agent's recent posts and comments (first lines), newest first, at most 20.

@@ -70,6 +70,8 @@ struct PlanningMachine {
         case facts(DoneTargets)
         /// A generator's answer for the write asked about.
         case generated(GenerationAnswer)
+        /// The post and thread a generated comment answers (nil: not readable now).
+        case thread(GenerationThread?)
     }
 
     /// Runs the loop until it needs an answer (the last action returned) or has planned every
@@ -118,6 +120,8 @@ struct PlanningMachine {
             known.facts = facts
         case .generated(let answer):
             work.at.generation?.answer = answer
+        case .thread(let thread):
+            work.at.generation?.thread = .some(thread)
         }
         progress.work = work
         return advance()
