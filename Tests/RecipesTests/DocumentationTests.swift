@@ -4,16 +4,25 @@ import Testing
 
 @testable import Recipes
 
-/// Every ```yaml block in docs/recipes.md loads, or yields the error its `# expect-error:` line names.
+/// Every ```yaml block in docs/recipes.md and docs/generation.md loads, or yields the error its
+/// `# expect-error:` line names.
 struct DocumentationTests {
+    /// The pages whose YAML blocks are recipes.
+    static let pages = ["docs/recipes.md", "docs/generation.md"]
+
     struct Block: Sendable, CustomTestStringConvertible {
+        var page: String
         var line: Int
         var text: String
-        var testDescription: String { "docs/recipes.md:\(line)" }
+        var testDescription: String { "\(page):\(line)" }
     }
 
     static func blocks() -> [Block] {
-        let url = Fixtures.packageRoot.appendingPathComponent("docs/recipes.md")
+        pages.flatMap(blocks(in:))
+    }
+
+    static func blocks(in page: String) -> [Block] {
+        let url = Fixtures.packageRoot.appendingPathComponent(page)
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         var blocks: [Block] = []
         var current: [Substring]?
@@ -23,7 +32,7 @@ struct DocumentationTests {
                 current = []
                 start = index + 2
             } else if current != nil, line == "```" {
-                blocks.append(Block(line: start, text: (current ?? []).joined(separator: "\n") + "\n"))
+                blocks.append(Block(page: page, line: start, text: (current ?? []).joined(separator: "\n") + "\n"))
                 current = nil
             } else {
                 current?.append(line)
@@ -32,9 +41,10 @@ struct DocumentationTests {
         return blocks
     }
 
-    /// The reference has examples at all.
+    /// The reference has examples at all, and so does the page on generated content.
     @Test func hasExamples() {
-        #expect(Self.blocks().count >= 8)
+        #expect(Self.blocks(in: "docs/recipes.md").count >= 8)
+        #expect(Self.blocks(in: "docs/generation.md").count >= 4)
     }
 
     @Test(arguments: blocks()) func example(_ block: Block) {
@@ -48,15 +58,15 @@ struct DocumentationTests {
             let position = rest.prefix { $0 != " " }
             let fragment = rest.dropFirst(position.count + 1)
             guard case .failure(let diagnostics) = result else {
-                Issue.record("docs/recipes.md:\(block.line): expected an error, the example loaded")
+                Issue.record("\(block.testDescription): expected an error, the example loaded")
                 return
             }
             let found = diagnostics.items.contains {
                 "\($0.line):\($0.column)" == position && $0.description.contains(fragment)
             }
-            #expect(found, "docs/recipes.md:\(block.line): wanted \(position) \(fragment); got\n\(diagnostics)")
+            #expect(found, "\(block.testDescription): wanted \(position) \(fragment); got\n\(diagnostics)")
         } else if case .failure(let diagnostics) = result {
-            Issue.record("docs/recipes.md:\(block.line): \(diagnostics)")
+            Issue.record("\(block.testDescription): \(diagnostics)")
         }
     }
 }
