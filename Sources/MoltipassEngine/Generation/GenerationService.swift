@@ -8,12 +8,12 @@ import Recipes
 /// server, and keeps each answer until its write is journaled.
 ///
 /// Two modes:
-/// - `.background` (the daemon): a request starts its generation and is answered `.pending`;
-///   when the text is ready, `onReady` wakes the daemon, whose next pass gets the text at once.
-///   A hanging generator so holds up only its own job, never the agent's other jobs or other
-///   agents (passes are sequential).
-/// - `.wait` (`run --once`, `plan --generate`, `moltipass generate`): a request waits for its
-///   answer.
+/// - `.background` (the daemon and `run --once`): a request starts its generation and is
+///   answered `.pending`; when the text is ready, `onReady` wakes the daemon, whose next pass gets
+///   the text at once (`run --once` waits with `waitUntilIdle()` and passes again). A hanging
+///   generator so holds up only its own job, never the agent's other jobs or other agents
+///   (passes are sequential).
+/// - `.wait` (`plan --generate`, `moltipass generate`): a request waits for its answer.
 ///
 /// Bounds: at most `concurrency` generations at once per runner; an `openai:` server gets at
 /// most `requestsPerMinute` requests a minute (its own limiter class, `generate`), a failure
