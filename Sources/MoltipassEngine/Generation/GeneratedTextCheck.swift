@@ -54,25 +54,46 @@ public enum GeneratedTextCheck {
 
     /// Why the text must not be sent, or nil.
     static func refusal(title: String?, content: String, kind: PlannedWrite.Kind, deny: [String]) -> Refusal? {
-        if let title, title.count > MoltbookSizeLimits.title {
-            return Refusal("the title is \(title.count) characters, over Moltbook's \(MoltbookSizeLimits.title)")
-        }
-        let limit = kind == .post ? MoltbookSizeLimits.content : MoltbookSizeLimits.comment
-        if content.count > limit {
-            return Refusal("the text is \(content.count) characters, over Moltbook's \(limit) for a \(kind.rawValue)")
-        }
+        if let refusal = limitRefusal(title: title, content: content, kind: kind) { return refusal }
         for field in [title, content].compactMap({ $0 }) {
-            if field.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
-                return Refusal("the text holds control characters")
-            }
-            if let what = secretKind(in: field) {
-                return Refusal("the text contains what looks like \(what); never published")
-            }
-            for pattern in deny where matches(pattern, field) {
-                return Refusal("the text matches the deny pattern `\(pattern)`")
+            if let refusal = controlRefusal(field) ?? secretRefusal(field) ?? denyRefusal(field, deny: deny) {
+                return refusal
             }
         }
         return nil
+    }
+
+    /// A field over Moltbook's length for a write of `kind`.
+    static func limitRefusal(title: String?, content: String, kind: PlannedWrite.Kind) -> Refusal? {
+        if let title, title.count > MoltbookSizeLimits.title {
+            return Refusal("the title is \(title.count) characters, over Moltbook's \(MoltbookSizeLimits.title)")
+        }
+        let limit = contentLimit(for: kind)
+        if content.count > limit {
+            return Refusal("the text is \(content.count) characters, over Moltbook's \(limit) for a \(kind.rawValue)")
+        }
+        return nil
+    }
+
+    /// Moltbook's length for a post's content or a comment.
+    static func contentLimit(for kind: PlannedWrite.Kind) -> Int {
+        kind == .post ? MoltbookSizeLimits.content : MoltbookSizeLimits.comment
+    }
+
+    /// Control characters other than line breaks and tabs.
+    static func controlRefusal(_ field: String) -> Refusal? {
+        field.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+            ? Refusal("the text holds control characters") : nil
+    }
+
+    /// Something that looks like a credential.
+    static func secretRefusal(_ field: String) -> Refusal? {
+        secretKind(in: field).map { Refusal("the text contains what looks like \($0); never published") }
+    }
+
+    /// The first deny pattern that matches.
+    static func denyRefusal(_ field: String, deny: [String]) -> Refusal? {
+        deny.first { matches($0, field) }.map { Refusal("the text matches the deny pattern `\($0)`") }
     }
 
     /// A refusal's reason, in words (never the text itself: it may hold the secret).

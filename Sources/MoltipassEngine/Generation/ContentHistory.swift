@@ -1,0 +1,71 @@
+import Foundation
+import MoltbookAPI
+import Recipes
+import Storage
+
+/// What an agent's state file says it published or has waiting, as the duplicate guard sees it:
+/// the content ledger within the window and the journal's posts and comments not yet sent.
+/// `moltipass generate` reads it once, from a snapshot (never written), for the context's
+/// `recent_titles` and the duplicate guard's verdict on a generated text.
+///
+/// The planning keeps its own view (`AccountPass.contentSightings`, which also seeds the ledger
+/// from the server before a state file's first post); the sightings, the recent titles and the
+/// guard's words here are built the same way.
+public struct ContentHistory: Sendable {
+    let sightings: [String: ContentSighting]
+    public let now: Date
+
+    /// How many distinct texts the state holds for the agent.
+    public var count: Int { sightings.count }
+
+    /// Reads `agent`'s texts from `store`: sent since `window` seconds before `now` (the
+    /// longest of the agent's recipes' windows, at least the default), and all still waiting.
+    public static func read(from store: any StateStore, agent: String, window: Int, now: Date) async throws
+        -> ContentHistory
+    {
+        let since = now.addingTimeInterval(-TimeInterval(max(window, DuplicateSettings.defaultWindow)))
+        let (records, pending) = try await store.read { reader in
+            (
+                try await reader.contentRecords(account: agent, since: since),
+                try await reader.pendingJournalEntries(account: agent)
+            )
+        }
+        var ledger = Runner.LedgerSightings()
+        for record in records { ledger.add(record) }
+        var seen = ledger.sightings
+        for entry in pending where entry.state == .intent || entry.state == .failed {
+            guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
+                seen[print.exact] == nil
+            else { continue }
+            seen[print.exact] = ContentSighting(
+                kind: write.kind.rawValue, at: entry.createdAt, journalKey: entry.key,
+                excerpt: AccountPass.excerpt(write), sent: false, sketch: print.sketch)
+        }
+        return ContentHistory(sightings: seen, now: now)
+    }
+
+    /// The agent's recent posts and comments (first lines), newest first, at most 20: what the
+    /// planning gives a generator as `recent_titles`.
+    public var recentTitles: [String] {
+        sightings.values.sorted { $0.at != $1.at ? $0.at > $1.at : $0.excerpt < $1.excerpt }.prefix(20).map(\.excerpt)
+    }
+
+    /// Why the duplicate guard refuses `write` (planned under `key`, by a recipe comparing over
+    /// `window` seconds), in the planning's words; nil when it repeats nothing.
+    public func duplicate(of write: PlannedWrite, key: String, window: Int) -> String? {
+        guard let print = ContentFingerprint(write) else { return nil }
+        let earliest = now.addingTimeInterval(-TimeInterval(window))
+        let exact = sightings[print.exact].flatMap { $0.journalKey != key && $0.counts(since: earliest) ? $0 : nil }
+        let near =
+            exact == nil
+            ? AccountPass.nearDuplicate(of: print, among: [:], sightings, except: key, since: earliest) : nil
+        guard let earlier = exact ?? near?.sighting else { return nil }
+        let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
+        return
+            (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
+            ?? "duplicate content: the same text as the ")
+            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
+            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
+            + "); Moltbook suspends agents for repeated content"
+    }
+}
