@@ -53,6 +53,14 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case declined = 13
     /// A name is already taken (an existing keychain entry without `--replace`, a registered agent name).
     case conflict = 14
+    /// `generate`: a check refused the generated text (its length, a secret, the deny-list, the
+    /// duplicate guard); the report says which and why.
+    case textRefused = 15
+    /// `generate`: the generator declined the occurrence (a command's exit code 3).
+    case generatorSkipped = 16
+    /// `generate`: the generator failed (the program crashed, timed out or printed nothing usable;
+    /// the model server failed or refused; the model key could not be had).
+    case generatorFailed = 17
     /// The command line was wrong (EX_USAGE; swift-argument-parser's own code).
     case usage = 64
     /// A recipe is invalid (`validate`, `lint`, `run`, `plan`); the diagnostics name file:line:column (EX_DATAERR).
