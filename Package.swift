@@ -105,7 +105,8 @@ let package = Package(
         .target(
             name: "MoltipassCommands",
             dependencies: [
-                "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "FileSafety", "Recipes", "RateLimiting",
+                "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "FileSafety", "Generation", "Recipes",
+                "RateLimiting",
                 "Storage",
                 "Determinism", .product(name: "Logging", package: "swift-log"),
             ]

@@ -63,6 +63,8 @@ extension AccountPass {
                 return .generated(.failed(reason: "no generator is available to this run"))
             }
             return .generated(await generator.generate(request))
+        case .readThread(let postID, let replyTo):
+            return .thread(await readThread(postID: postID, replyTo: replyTo))
         case .generationPending(let count):
             report.generationsPending += count
         case .generationFailed:

@@ -44,7 +44,9 @@ public struct Daemon: Sendable {
     public func run(signals: SignalWaiter) async -> ExitStatus {
         let holder = LeaseHolder.make("daemon")
         var recipes = session.recipes
-        var runner = makeRunner(recipes, holder: holder)
+        // Texts are generated in the background: a ready one wakes the daemon for a pass at once.
+        let generator = session.generationService(environment: environment) { signals.wake() }
+        var runner = makeRunner(recipes, holder: holder, generator: generator)
         let logger = session.logger
         var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: false)
         logger.info("daemon started", metadata: ["recipes": "\(recipes.count)", "holder": "\(holder)"])
@@ -79,7 +81,7 @@ public struct Daemon: Sendable {
                     logger.error("recipe skipped", metadata: ["why": "\(problem.text)", "kind": "\(problem.kind)"])
                 }
                 recipes = runnable
-                runner = makeRunner(recipes, holder: holder)
+                runner = makeRunner(recipes, holder: holder, generator: generator)
                 logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
                 health.recipeProblems = problems
                 await health.check(runner, at: session.clock(), store: session.store, logger: logger)
@@ -102,7 +104,8 @@ public struct Daemon: Sendable {
 
     /// The daemon's runner over `recipes`: the session's configuration (`--journal-retention`
     /// included: a second hand-built configuration once dropped it), leases kept between passes.
-    func makeRunner(_ recipes: [Recipe], holder: String) -> Runner {
-        session.runner(holder: holder, releaseLeases: false, environment: environment, recipes: recipes)
+    func makeRunner(_ recipes: [Recipe], holder: String, generator: GenerationService) -> Runner {
+        session.runner(
+            holder: holder, releaseLeases: false, environment: environment, recipes: recipes, generator: generator)
     }
 }

@@ -79,9 +79,11 @@ public struct RunSession: Sendable {
     /// `recipes`: these instead of the session's (the daemon after a reload). The one place a
     /// `Runner` is configured from the command line, so every flag reaches both modes.
     public func runner(
-        holder: String, releaseLeases: Bool, environment: [String: String], recipes: [Recipe]? = nil
+        holder: String, releaseLeases: Bool, environment: [String: String], recipes: [Recipe]? = nil,
+        generator: (any TextGenerating)? = nil
     ) -> Runner {
         var configuration = Runner.Configuration(holder: holder)
+        configuration.generator = generator
         configuration.releaseLeases = releaseLeases
         configuration.environment = environment
         configuration.journalRetention = journalRetention.seconds
@@ -95,18 +97,24 @@ public struct RunSession: Sendable {
     }
 
     /// `run --once`: one pass; if the only thing left is a deferral within `maxWait`, wait for
-    /// it and pass again (bounded), so a cron run finishes what it can.
+    /// it and pass again (bounded), so a cron run finishes what it can. Texts being generated
+    /// (issue 21) are waited for, each bounded by its step's `timeout:`, and passed again for.
     public func runOnce(maxWait: TimeInterval, environment: [String: String]) async -> RunReport {
         let holder = LeaseHolder.make("once")
-        let runner = runner(holder: holder, releaseLeases: true, environment: environment)
+        let generator = generationService(environment: environment)
+        let runner = runner(holder: holder, releaseLeases: true, environment: environment, generator: generator)
         let deadline = clock().addingTimeInterval(maxWait)
         var report = await runner.pass(now: clock())
         var passes = 1
-        while passes < 20, let next = report.nextDue, next <= deadline, report.count(.deferred) > 0,
-            report.authBroken.isEmpty, report.locked.isEmpty
-        {
-            let wait = realSeconds(next.timeIntervalSince(clock()))
-            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10)) }
+        while passes < 20, report.authBroken.isEmpty, report.locked.isEmpty {
+            if report.generationsPending > 0 {
+                await generator.waitUntilIdle()
+            } else if let next = report.nextDue, next <= deadline, report.count(.deferred) > 0 {
+                let wait = realSeconds(next.timeIntervalSince(clock()))
+                if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10)) }
+            } else {
+                break
+            }
             let again = await runner.pass(now: clock())
             report = Self.merge(report, again)
             passes += 1

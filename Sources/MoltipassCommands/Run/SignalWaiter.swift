@@ -47,6 +47,10 @@ public final class SignalWaiter: Sendable {
         }
     }
 
+    /// Ends the current wait (or the next one) early, as its deadline would: a generated text is
+    /// ready, so the daemon passes again now.
+    public func wake() { deliver(.deadline) }
+
     /// Whether a stop signal has arrived (checked between actions).
     public var stopRequested: Bool { pending.withLock { $0.contains(.terminate) } }
 
