@@ -40,7 +40,8 @@ extension GenerationService {
             var attempt = 0
             while true {
                 attempt += 1
-                let wait = await admit(baseURL.host ?? "")
+                // The first call was admitted before the slot was taken (`produce`).
+                let wait = attempt == 1 ? .zero : await admit(baseURL.host ?? "")
                 if wait > .zero {
                     guard ContinuousClock.now + wait < deadline else {
                         return .failed(reason: "the model server's request budget (\(requestsPerMinute)/min) is spent")

@@ -93,6 +93,18 @@ public actor GenerationService: TextGenerating {
     // MARK: Running one
 
     private func produce(_ request: GenerationRequest) async -> GenerationAnswer {
+        // A model server's request budget is waited for before taking a slot: a call waiting
+        // for its server never holds up a program or another server.
+        if case .openAI(let endpoint) = request.spec.source {
+            let wait = admitCall(to: URL(string: endpoint.baseURL.value)?.host ?? "")
+            if wait >= .seconds(request.spec.timeoutSeconds) {
+                let answer = GenerationAnswer.failed(
+                    reason: "the model server's request budget (\(Self.requestsPerMinute)/min) is spent")
+                finish(request, answer)
+                return answer
+            }
+            if wait > .zero { try? await Task.sleep(for: wait) }
+        }
         await acquireSlot()
         let answer = await Self.run(request, environment: environment, transport: transport, keys: keys) {
             await self.admitCall(to: $0)

@@ -114,6 +114,9 @@ extension PlanningMachine {
         let what = Self.generatedSummary(expanded.write)
         switch answer {
         case .pending:
+            // Its target counts as acted on for the rest of the pass: a later occurrence of the
+            // job must not pick it again and have a second text written for it.
+            if let target = expanded.write.target { known.facts?.add(expanded.write.kind, [target]) }
             generation.pending += 1
             next()
         case .skip(let reason):
