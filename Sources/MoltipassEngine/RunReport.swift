@@ -108,8 +108,9 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// What a `run --once` that produced this report came to, the most urgent first (README,
     /// "Exit codes"): auth broken (someone must act), the keychain, paused (an account stopped
     /// writing, even if something was done before), a failed write, an uncertain one (neither
-    /// is hidden behind another write's success), a dry content queue, done, locked, transient,
-    /// deferred, nothing due.
+    /// is hidden behind another write's success), a failed generator (issue 21: a step whose
+    /// text could not be written), a dry content queue, done, locked, transient, deferred,
+    /// nothing due.
     ///
     /// - Parameter operatorPauses: whether a pause the operator asked for (`moltipass pause`)
     ///   counts as `paused`; when not, the agent counts as nothing done.
@@ -117,8 +118,9 @@ public struct RunReport: Sendable, Codable, Equatable {
         if !authBroken.isEmpty { return .authBroken }
         if !keychainFailures.isEmpty { return .keychain }
         if operatorPauses ? !paused.isEmpty : !pausedForAttention.isEmpty { return .paused }
-        if count(.failed) > 0 { return .writeFailed }
+        if count(.failed) > generationFailures { return .writeFailed }
         if count(.uncertain) > 0 { return .uncertain }
+        if generationFailures > 0 { return .generatorFailed }
         if !dryQueues.isEmpty { return .queueEmpty }
         if count(.done) + count(.challenged) > 0 { return .done }
         if !locked.isEmpty { return .locked }
@@ -151,6 +153,7 @@ public struct RunReport: Sendable, Codable, Equatable {
         case authBroken = "auth_broken"
         case keychain
         case queueEmpty = "queue_empty"
+        case generatorFailed = "generator_failed"
 
         /// `--detailed-exitcode`: every outcome its own code.
         public var detailedExitStatus: ExitStatus {
@@ -166,6 +169,7 @@ public struct RunReport: Sendable, Codable, Equatable {
             case .authBroken: .authBroken
             case .keychain: .keychain
             case .queueEmpty: .queueEmpty
+            case .generatorFailed: .generatorFailed
             }
         }
 

@@ -126,6 +126,7 @@ public struct RunSession: Sendable {
     static func merge(_ first: RunReport, _ second: RunReport) -> RunReport {
         var merged = second
         merged.items = first.items.filter { $0.outcome != .deferred } + second.items
+        merged.generationFailures += first.generationFailures
         return merged
     }
 }

@@ -30,7 +30,7 @@ struct GenerationContext {
     var thread: [Comment] = []
 
     static let schema = 1
-    static let untrustedFields = ["target.title", "target.content", "target.author", "thread"]
+    static let untrustedFields = ["target.title", "target.content", "target.author", "target.url", "thread"]
 
     var limits: [String: JSONValue] {
         kind == .post
@@ -84,7 +84,8 @@ struct GenerationContext {
                 ? ""
                 : Self.fenced(thread.map { "\($0.author?.name ?? "someone"): \($0.content)" }.joined(separator: "\n")),
             "recent_titles": recentTitles.joined(separator: "\n"),
-            "context": String(decoding: json.encoded(), as: UTF8.self),
+            // The whole context holds other agents' text too: fenced as a whole.
+            "context": Self.fenced(String(decoding: json.encoded(), as: UTF8.self)),
         ]
         if let target {
             fields["post.id"] = target.id
@@ -92,7 +93,7 @@ struct GenerationContext {
             fields["post.content"] = Self.fenced(target.content ?? "")
             fields["post.author"] = Self.fenced(target.author?.name ?? "")
             fields["post.submolt"] = target.submolt?.name ?? ""
-            fields["post.url"] = target.url ?? ""
+            fields["post.url"] = target.url.map(Self.fenced) ?? ""
             fields["post.score"] = String(target.score)
         }
         return fields

@@ -55,7 +55,7 @@ extension GenerationService {
                     if let key, key.withRawValue({ text.contains($0) }) {
                         return .failed(reason: "the model returned its own key; never published")
                     }
-                    return .text(GeneratedText(content: text))
+                    return .text(ModelAnswer.text(text))
                 } catch {
                     let pause = retryPause(error, attempt: attempt)
                     guard error.isWorthRetrying, attempt < 3, let pause, ContinuousClock.now + pause < deadline else {

@@ -173,6 +173,10 @@ extension RecipeDecoder {
                 error(
                     item.mark, code: "value", "`\(name)` is not an environment variable name",
                     expected: "a name like MODEL_NAME (A–Z, 0–9, _)")
+            } else if ["PATH", "LANG", "HOME"].contains(name) {
+                error(
+                    item.mark, code: "value", "`\(name)` is set by Moltipass for every generator",
+                    expected: "another name (a generator's PATH is /usr/local/bin:/usr/bin:/bin; use a full path)")
             } else if name.hasPrefix("MOLTIPASS_") || name.hasPrefix("MOLTBOOK_") {
                 error(
                     item.mark, code: "value", "`\(name)` is Moltipass's own and is never passed to a generator",
