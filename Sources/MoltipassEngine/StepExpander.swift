@@ -22,6 +22,8 @@ public struct StepExpander: Sendable {
     public struct PendingText: Sendable, Equatable {
         public var spec: GeneratorSpec
         public var target: Post?
+        /// The topic queue's item the post is about, rendered (`title`, `content`, `url`).
+        public var topic: [String: String]?
     }
 
     /// Why a step produced nothing.
@@ -65,12 +67,16 @@ public struct StepExpander: Sendable {
     /// A write whose text a generator writes. Its key leaves the text out (`generatedMarker`),
     /// so every text generated for this occurrence of the step and target is the same write:
     /// the journal keeps the first, and a retry sends that one.
-    func generated(_ write: PlannedWrite, step: Int, spec: GeneratorSpec, target: Post? = nil) -> Expanded {
+    func generated(
+        _ write: PlannedWrite, step: Int, spec: GeneratorSpec, target: Post? = nil, topic: [String: String]? = nil,
+        queueIndex: Int? = nil
+    ) -> Expanded {
         Expanded(
             key: PlannedWrite.idempotencyKey(
                 recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, target: write.target,
                 contentHash: Self.generatedMarker),
-            write: write, contentHash: "", step: step, generation: PendingText(spec: spec, target: target))
+            write: write, contentHash: "", step: step, queueIndex: queueIndex,
+            generation: PendingText(spec: spec, target: target, topic: topic))
     }
 
     /// What stands for the text in a generated write's key.
@@ -111,8 +117,16 @@ public struct StepExpander: Sendable {
                     content: item.content?.render(context), url: item.url?.render(context))
                 return .writes([expanded(write, step: index, queueIndex: queuePosition)])
             case .generated(let spec):
+                let write = PlannedWrite(kind: .post, submolt: action.submolt.value)
+                guard let topics = action.topics else { return .writes([generated(write, step: index, spec: spec)]) }
+                guard queuePosition < topics.items.count else { return .queueEmpty(topics.path.value) }
+                let item = topics.items[queuePosition]
+                let context = context()
+                var topic = ["title": item.title.render(context)]
+                topic["content"] = item.content?.render(context)
+                topic["url"] = item.url?.render(context)
                 return .writes([
-                    generated(PlannedWrite(kind: .post, submolt: action.submolt.value), step: index, spec: spec)
+                    generated(write, step: index, spec: spec, topic: topic, queueIndex: queuePosition)
                 ])
             }
         case .comment(let action):

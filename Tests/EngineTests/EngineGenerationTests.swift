@@ -299,4 +299,58 @@ import Testing
     func modelAnswers(answer: String, title: String?, content: String) {
         #expect(ModelAnswer.text(answer) == GeneratedText(title: title, content: content))
     }
+
+    /// `queue:` beside `generate:` is a queue of topics: each occurrence takes the next item, the
+    /// generator gets it as `topic`, and the item is taken only when the post is journaled (a
+    /// failed generation leaves it for the next occurrence).
+    @Test func topicQueueFeedsTheGenerator() async throws {
+        let world = try EngineWorld(start: Self.start.addingTimeInterval(-2 * 86_400))
+        defer { world.remove() }
+        let reader = try await world.register("writer")
+        try """
+        - title: Moon jellies
+          content: Why they bloom in August.
+        - title: Eelgrass
+        """.write(to: world.directory.file("topics.yaml"), atomically: true, encoding: .utf8)
+        let recipe = try world.recipe(
+            "r.yaml",
+            """
+            agent: writer
+            time_zone: UTC
+            jobs:
+              - id: notes
+                schedule: { every: 1h }
+                steps:
+                  - post:
+                      submolt: general
+                      queue: topics.yaml
+                      generate:
+                        openai:
+                          base_url: http://127.0.0.1:11434/v1
+                          model: m
+                          prompt: "Write about {{ topic.title }} ({{ topic.content }})"
+            """)
+        let scripted = Scripted([
+            .failed(reason: "model unavailable"),
+            .text(GeneratedText(title: "On moon jellies", content: "They bloom when the water warms.")),
+            .text(GeneratedText(title: "On eelgrass", content: "Meadows that shelter the young.")),
+        ])
+        let runner = world.runner([recipe], generator: scripted)
+        for hour in 1...4 {
+            world.clock.set(Self.start.addingTimeInterval(Double(hour) * 3600))
+            _ = await runner.pass(now: world.clock.now)
+        }
+        let requests = scripted.requests.withLock { $0 }
+        #expect(
+            requests.map(\.prompt) == [
+                "Write about Moon jellies (Why they bloom in August.)",
+                "Write about Moon jellies (Why they bloom in August.)",
+                "Write about Eelgrass ()",
+            ])
+        let context = try JSONValue.parse(requests[2].context)
+        #expect(context["topic"]?["title"]?.string == "Eelgrass")
+        #expect(try await world.titles(of: "writer", reader: reader) == ["On moon jellies", "On eelgrass"])
+        let last = await runner.pass(now: Self.start.addingTimeInterval(5 * 3600))
+        #expect(last.dryQueues.count == 1, "\(last.items)")
+    }
 }

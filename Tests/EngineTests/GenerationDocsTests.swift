@@ -103,7 +103,9 @@ struct GenerationDocsTests {
             rows.flatMap { Self.codeSpans($0[0]) }.map {
                 $0.replacingOccurrences(of: "{{ ", with: "").replacingOccurrences(of: " }}", with: "")
             })
-        let wanted = Set(Template.contextFields + (Template.targetFields + ["content"]).map { "post." + $0 })
+        let wanted = Set(
+            Template.contextFields + (Template.targetFields + ["content"]).map { "post." + $0 }
+                + Template.topicFields.map { "topic." + $0 })
         #expect(named == wanted)
     }
 

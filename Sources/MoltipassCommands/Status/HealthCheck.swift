@@ -82,7 +82,7 @@ public enum HealthCheck {
             for recipe in recipes where recipe.agent.value == agent {
                 for job in recipe.jobs {
                     for step in job.steps {
-                        guard case .post(let post) = step.action, case .queue(let queue) = post.body,
+                        guard case .post(let post) = step.action, let queue = post.queue,
                             ledger.next(in: queue) == nil
                         else { continue }
                         problems.append(

@@ -28,6 +28,8 @@ struct GenerationContext {
     var recentTitles: [String]
     /// The comments a reply answers, oldest first, ending with the one replied to.
     var thread: [Comment] = []
+    /// The topic a post is about (the topic queue's item: the operator's own text).
+    var topic: [String: String]?
 
     static let schema = 1
     static let untrustedFields = ["target.title", "target.content", "target.author", "target.url", "thread"]
@@ -62,6 +64,7 @@ struct GenerationContext {
         object["refused_because"] = refusal.map(JSONValue.string) ?? .null
         object["submolt"] = submolt.map(JSONValue.string) ?? .null
         object["reply_to"] = replyTo.map(JSONValue.string) ?? .null
+        object["topic"] = topic.map { .object($0.mapValues(JSONValue.string)) } ?? .null
         if let target {
             object["target"] = .object([
                 "id": .string(target.id), "title": .string(target.title),
@@ -87,6 +90,7 @@ struct GenerationContext {
             // The whole context holds other agents' text too: fenced as a whole.
             "context": Self.fenced(String(decoding: json.encoded(), as: UTF8.self)),
         ]
+        for (field, value) in topic ?? [:] { fields["topic." + field] = value }
         if let target {
             fields["post.id"] = target.id
             fields["post.title"] = Self.fenced(target.title)

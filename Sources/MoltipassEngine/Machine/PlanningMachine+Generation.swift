@@ -92,7 +92,9 @@ extension PlanningMachine {
                         "waiting for the generator (\(generation.pending) text\(generation.pending == 1 ? "" : "s") "
                             + "being written); the job is planned when they are ready")))
         } else if !generation.kept.isEmpty {
-            record(.writes(generation.kept), occurrence: generation.occurrence, queue: nil, in: &work, into: &actions)
+            record(
+                .writes(generation.kept), occurrence: generation.occurrence,
+                queue: Self.queue(of: work.job.steps[work.at.step]), in: &work, into: &actions)
         }
         generation = GenerationWork(occurrence: generation.occurrence, writes: [])
         work.at.generation = nil

@@ -29,7 +29,7 @@ extension PlanningMachine {
 
     /// The step's content queue, if it posts from one.
     static func queue(of step: Step) -> ContentQueue? {
-        if case .post(let action) = step.action, case .queue(let queue) = action.body { return queue }
+        if case .post(let action) = step.action { return action.queue }
         return nil
     }
 
@@ -85,7 +85,8 @@ extension PlanningMachine {
     /// The earlier text `expanded` repeats, or nil: then its text is noted as planned, so a later
     /// write of the pass that repeats it is caught. Needs `known.contentSeen`.
     mutating func duplicate(of expanded: StepExpander.Expanded, in work: inout JobWork) -> Duplicate? {
-        guard let print = ContentFingerprint(expanded.write) else { return nil }
+        // A write whose text is still to be generated has none to compare yet.
+        guard expanded.generation == nil, let print = ContentFingerprint(expanded.write) else { return nil }
         let seen = known.contentSeen ?? [:]
         // Sent within this recipe's window, or still waiting to be sent (whatever its age).
         let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))

@@ -46,8 +46,11 @@ extension RecipeDecoder {
         let submolt = fields["submolt"].flatMap { name($0, what: "submolt") }
         let maxPerDay = fields["max_per_day"].flatMap { integer($0, in: 1...48, what: "max_per_day") }
         var body: PostAction.Body?
+        var topics: ContentQueue?
         if let generateNode = fields["generate"] {
-            for key in ["title", "content", "content_file", "url", "queue"] where fields[key] != nil {
+            // `queue:` beside `generate:` is a queue of topics, one an occurrence.
+            topics = fields["queue"].flatMap(decodeQueue)
+            for key in ["title", "content", "content_file", "url"] where fields[key] != nil {
                 error(
                     generateNode.mark, code: "conflict", "post has both `generate` and `\(key)`",
                     expected: "either `generate:` (the generator writes the title and content) or `\(key):`")
@@ -81,7 +84,7 @@ extension RecipeDecoder {
                 expected: "`title:` (with `content:`, `content_file:` or `url:`), `queue:` or `generate:`")
         }
         guard let submolt, let body else { return nil }
-        return PostAction(submolt: submolt, body: body, maxPerDay: maxPerDay)
+        return PostAction(submolt: submolt, body: body, maxPerDay: maxPerDay, topics: topics)
     }
 
     static let commentKeys = ["post", "reply_to", "on", "content", "generate", "max_per_day"]

@@ -26,7 +26,7 @@ public enum Linter {
                 case .post(let post):
                     let runs = post.maxPerDay.map { cap in capped(occurrences, perDay: cap) } ?? occurrences
                     postTimes += runs.map { ($0, job.scheduleMark) }
-                    if case .queue(let queue) = post.body {
+                    if let queue = post.queue {
                         let left = queue.items.count - (options.queuePositions[queue.resolvedPath] ?? 0)
                         if runs.count > left {
                             let dry = left >= 0 && left < runs.count ? runs[max(0, left)] : options.from

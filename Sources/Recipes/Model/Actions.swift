@@ -10,6 +10,15 @@ public struct PostAction: Sendable, Equatable {
     public var submolt: Located<String>
     public var body: Body
     public var maxPerDay: Int?
+    /// With `generate:`, `queue:` holds topics: each occurrence takes the queue's next item and
+    /// the generator writes a post about it (the item is in its context and prompt as `topic`).
+    public var topics: ContentQueue?
+
+    /// The content queue the step takes an item from each occurrence: its posts, or its topics.
+    public var queue: ContentQueue? {
+        if case .queue(let queue) = body { return queue }
+        return topics
+    }
 }
 
 /// A comment on one post (optionally a reply to one comment) or on each selected post.

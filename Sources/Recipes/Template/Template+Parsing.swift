@@ -67,6 +67,16 @@ extension Template {
         if text == "date" { return .date(format: "yyyy-MM-dd") }
         if text == "agent" { return .agent }
         if scope.generation, contextFields.contains(text) { return .context(field: text) }
+        if scope.generation, text.hasPrefix("topic.") {
+            let field = String(text.dropFirst(6))
+            guard topicFields.contains(field) else {
+                throw TemplateError(
+                    offset: offset + 6, message: "unknown topic field `\(field)`",
+                    expected: "one of " + topicFields.joined(separator: ", "),
+                    suggestion: Suggest.closest(to: field, among: topicFields).map { "topic." + $0 })
+            }
+            return .context(field: text)
+        }
         if text.hasPrefix("date:") {
             let afterColon = text.dropFirst(5)
             let format = afterColon.trimmingCharacters(in: .whitespaces)

@@ -26,6 +26,9 @@ public struct Template: Sendable, Equatable {
     /// (`post` or `comment`), the field's length limit, the thread a reply answers, the agent's
     /// recent titles, and the whole context as JSON.
     public static let contextFields = ["action", "max_length", "thread", "recent_titles", "context"]
+    /// The fields of a topic (the queue item a generated post is about) a prompt may read as
+    /// `{{ topic.title }}` …; empty when the post takes no topic.
+    public static let topicFields = ["title", "content", "url"]
     /// ICU date-pattern letters accepted in `{{ date: … }}`.
     static let dateLetters = Set("GyYuMLdDEecaHhKkmsSzZXxQw")
 
