@@ -21,6 +21,9 @@ public struct PlanLive: Sendable {
     public let keys: KeysSession
     public var environment: [String: String]
     public var logger = Logger(label: "moltipass.plan.live") { _ in SwiftLogNoOpLogHandler() }
+    /// Writes the text of `generate:` steps: a placeholder by default, the real generators with
+    /// `plan --live --generate` (`PlanGeneration`).
+    public var generator: any TextGenerating = PlaceholderGenerator()
     /// Makes the transport a client's requests go through (before the read-only guard): libcurl
     /// for the base URL by default.
     var network: @Sendable (URL) throws -> any HTTPTransport = { url in
@@ -85,6 +88,7 @@ public struct PlanLive: Sendable {
             configuration.isDeadHolder = { _ in true }
             configuration.journalRetention = nil
             configuration.knownRecipes = recipes
+            configuration.generator = generator
             let runner = Runner(recipes: [recipe], store: store, configuration: configuration, logger: logger) {
                 agent, baseURL in try await clients.client(agent: agent, baseURL: baseURL)
             }

@@ -16,8 +16,13 @@ struct Plan: AsyncParsableCommand {
             unless --from-state). Prints a timeline and a summary (--json: the schema in docs/plan.md; \
             --html FILE: a page with a timeline chart). --live instead reads the real feeds through the API \
             (GET only, keychain unlocked) and shows what the selectors pick now and what would be sent. \
+            Text a generator writes (generate:) is a placeholder that shows where it goes and its context's \
+            size; --generate runs the programs and calls the model servers for real, once per generated write \
+            (they may charge: use a short --for), the keychain unlocked first when a recipe names a model key \
+            (key:). Nothing is sent to Moltbook either way and the state file is only read. \
             Exit 0; 10 when a row has an outcome --fail-on names; 64 wrong command line (checked before \
-            simulating, output paths included); 65 invalid recipe; --live: the keychain's code as `run`.
+            simulating, output paths included); 65 invalid recipe; --live, and --generate with a keychain \
+            model key: the keychain's code as `run`.
             """)
 
     @Argument(help: "Recipe files.")
@@ -78,6 +83,13 @@ struct Plan: AsyncParsableCommand {
     @Flag(help: "Read the real feeds and state (GET only, keychain unlocked): what the selectors pick now.")
     var live = false
 
+    @Flag(
+        help: """
+            Run the generators for real (programs run, model servers are called and may charge) instead of \
+            placeholder texts. Still no Moltbook writes; the state file is only read.
+            """)
+    var generate = false
+
     @OptionGroup var keys: KeysOptions
 
     /// The instant "now" stands for (tests); the wall clock otherwise.
@@ -126,9 +138,17 @@ struct Plan: AsyncParsableCommand {
             let display = try PlanDisplayZone.choose(flag: tz, recipes: recipes)
             let failOn = try failOn.map(PlanFailOn.init(parsing:))
             let statePath = StateLocation.path(flag: state, environment: environment)
-            if live {
-                let session = PlanLive(
-                    recipes: recipes, statePath: statePath, keys: try keys.session(), environment: environment)
+            // One keychain for --live and --generate: unlocked once.
+            let keychain = live ? try keys.session() : nil
+            let generator: any TextGenerating =
+                generate
+                ? try await PlanGeneration.service(
+                    recipes: recipes, environment: environment, keys: { try keychain ?? keys.session() })
+                : PlaceholderGenerator()
+            if let keychain {
+                var session = PlanLive(
+                    recipes: recipes, statePath: statePath, keys: keychain, environment: environment)
+                session.generator = generator
                 let result = try await session.run(now: wallNow)
                 if json {
                     FileHandle.standardOutput.write(try result.json())
@@ -164,6 +184,7 @@ struct Plan: AsyncParsableCommand {
             }
             var simulation = PlanSimulation(recipes: recipes, options: options, statePath: copied)
             simulation.environment = environment
+            simulation.generator = generator
             let progress = ProgressLine(
                 PlanProgress(start: options.start, end: options.end, zone: display.zone), after: progressAfter)
             if let progress { simulation.progress = { @Sendable instant in progress.show(instant) } }
