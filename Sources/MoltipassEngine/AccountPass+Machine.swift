@@ -67,8 +67,11 @@ extension AccountPass {
             return .thread(await readThread(postID: postID, replyTo: replyTo))
         case .generationPending(let count):
             report.generationsPending += count
-        case .generationFailed:
+        case .generationFailed(let job, let reason):
             report.generationFailures += 1
+            report.generation["\(agent): \(job)"] = .failed(reason)
+        case .generationSucceeded(let job):
+            report.generation["\(agent): \(job)"] = .succeeded
         case .loadFacts:
             let agent = agent
             do {

@@ -70,6 +70,14 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var generationsPending = 0
     /// Generations that failed this pass (a crash, a timeout, a refusal by the model server).
     public var generationFailures = 0
+    /// How each job's generator last fared this pass, by `agent: recipe/job` (the daemon's
+    /// health counts failing streaks).
+    public var generation: [String: GenerationResult] = [:]
+
+    public enum GenerationResult: Sendable, Equatable {
+        case succeeded
+        case failed(String)
+    }
     /// The earliest instant something becomes due (a deferred action or the next occurrence).
     public var nextDue: Date?
 

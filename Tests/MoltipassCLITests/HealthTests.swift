@@ -30,7 +30,7 @@ struct HealthTests {
     /// Starts the daemon on `arguments` at `t0`, waits until `ready` holds of `status --health
     /// --json` (or 60 s), stops it, and returns the last health answer.
     static func daemonHealth(
-        _ fixture: RunFixture, _ paths: [String], extra: [String: String] = [:],
+        _ fixture: RunFixture, _ paths: [String], extra: [String: String] = [:], arguments: [String] = [],
         log logReady: (String) -> Bool = { _ in true }, until ready: (JSONValue) -> Bool
     ) async throws -> (health: JSONValue, status: Int32, log: String) {
         let at = RunFixture.t0
@@ -39,7 +39,8 @@ struct HealthTests {
         for (name, value) in extra { environment[name] = value }
         let daemon = try ChildProcess(
             "moltipass",
-            ["run"] + paths + ["--state", fixture.statePath, "--now", RunFixture.iso(at), "--log-format", "json"],
+            ["run"] + paths + ["--state", fixture.statePath, "--now", RunFixture.iso(at), "--log-format", "json"]
+                + arguments,
             environment: environment, directory: fixture.home.directory.url)
         var last: (JSONValue, Int32) = (.null, -1)
         let deadline = Date().addingTimeInterval(60)
@@ -157,6 +158,37 @@ struct HealthTests {
             found.contains { $0.kind == "invalid_recipe" && $0.message.contains("recipes/broken.yaml:3:5: error") },
             "\(found)")
         #expect(try await fixture.titles(of: "survivor") == ["Item 0"])
+    }
+
+    /// A generator that keeps failing (issue 21) is a problem once it failed three times in a
+    /// row: health names the job and the last reason; the daemon stays up.
+    @Test func failingGeneratorIsUnhealthy() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("gen_health")
+        let failing = Fixtures.directory.appendingPathComponent("generators/fail.sh").path
+        let recipe = try fixture.file(
+            "gen.yaml",
+            """
+            agent: gen_health
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: notes
+                schedule: { every: 10m }
+                steps:
+                  - post: { submolt: general, generate: { command: [\(failing)] } }
+            """)
+        let (health, status, log) = try await Self.daemonHealth(
+            fixture, [recipe], arguments: ["--time-scale", "600"]
+        ) { health in Self.problems(health).contains { $0.kind == "generator_failing" } }
+        #expect(status == 1)
+        let problem = Self.problems(health).first { $0.kind == "generator_failing" }
+        #expect(problem?.agent == "gen_health", "\(Self.problems(health))")
+        #expect(problem?.message.contains("job gen/notes: the generator failed") == true, "\(problem?.message ?? "")")
+        #expect(problem?.message.contains("exited with status 1: model unavailable") == true)
+        #expect(log.contains("generation failed"))
+        #expect(try await fixture.titles(of: "gen_health").isEmpty)
     }
 
     /// A queue with no item left is a problem an operator must solve: health names the job and

@@ -102,7 +102,13 @@ struct HealthTracker {
     let holder: String
     var recipeProblems: [HealthProblem]
     var keychain: [String: String] = [:]
+    /// Generators failing in a row, by `agent: recipe/job`: how many times, and the last reason.
+    var generators: [String: (count: Int, reason: String)] = [:]
     var stored: [HealthProblem]?
+
+    /// Failures in a row after which a job's generator is a health problem: one failure is
+    /// reported in its run's line and retried at the next occurrence; a streak needs someone.
+    static let generatorStreak = 3
 
     init(holder: String, recipeProblems: [HealthProblem]) {
         self.holder = holder
@@ -113,6 +119,16 @@ struct HealthTracker {
         recipeProblems
             + keychain.sorted { $0.key < $1.key }.map { agent, message in
                 HealthProblem(kind: "keychain", agent: agent, message: "cannot read the key: \(message)")
+            }
+            + generators.filter { $0.value.count >= Self.generatorStreak }.sorted { $0.key < $1.key }.map {
+                job, streak in
+                let (agent, name) = job.split(separator: ":", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                .splat
+                return HealthProblem(
+                    kind: "generator_failing", agent: agent,
+                    message: "job \(name): the generator failed \(streak.count) times in a row; last: \(streak.reason)")
             }
     }
 
@@ -136,6 +152,12 @@ struct HealthTracker {
     /// Folds a pass's report in and stores the record if it changed.
     mutating func update(with report: RunReport, at now: Date, store: any StateStore) async {
         for agent in report.keysChecked { keychain[agent] = nil }
+        for (job, result) in report.generation {
+            switch result {
+            case .succeeded: generators[job] = nil
+            case .failed(let reason): generators[job] = ((generators[job]?.count ?? 0) + 1, reason)
+            }
+        }
         for (agent, message) in report.keychainFailures { keychain[agent] = message }
         let problems = problems
         guard problems != stored else { return }
@@ -148,4 +170,9 @@ struct HealthTracker {
         let record = RunnerHealth(holder: holder, at: Date(timeIntervalSince1970: 0), problems: [])
         _ = try? await store.transaction { try await record.store(in: $0, remove: true) }
     }
+}
+
+extension Array where Element == String {
+    /// The first two elements (an `agent: job` key split at its colon).
+    fileprivate var splat: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
 }

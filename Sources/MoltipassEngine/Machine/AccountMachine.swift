@@ -58,8 +58,10 @@ struct AccountMachine {
         case duplicateSkipped(action: String, earlier: String)
         /// Jobs waiting for this many texts being generated (the daemon passes again when one is ready).
         case generationPending(Int)
-        /// A generator failed (counted for health).
-        case generationFailed
+        /// A generator failed for a job (`recipe/job`), and why (counted for health).
+        case generationFailed(job: String, reason: String)
+        /// A job's generator wrote a text the checks accepted (a failing streak ends).
+        case generationSucceeded(job: String)
         // Questions: the answer comes back as an event.
         /// Withdraw these waiting writes (→ `.dropped`).
         case dropStale([StaleWrite])
@@ -302,7 +304,7 @@ extension AccountMachine.Action {
             .settleChallenges, .attempt, .generate, .readThread:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
-            .saveLimiter, .generationPending, .generationFailed:
+            .saveLimiter, .generationPending, .generationFailed, .generationSucceeded:
             false
         }
     }

@@ -130,11 +130,12 @@ extension PlanningMachine {
                     line(
                         work.recipe, work.job, what, .failed,
                         "generation failed: \(reason); the next occurrence tries again")))
-            actions.append(.generationFailed)
+            actions.append(.generationFailed(job: "\(work.recipe.name)/\(work.job.id.value)", reason: reason))
             next()
         case .text(let text):
             switch fill(expanded, with: text, spec: spec, in: &work) {
             case .success(let filled):
+                actions.append(.generationSucceeded(job: "\(work.recipe.name)/\(work.job.id.value)"))
                 generation.kept.append(filled)
                 next()
             case .failure(let refusal):
