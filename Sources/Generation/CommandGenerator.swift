@@ -160,7 +160,7 @@ public struct CommandGenerator: Sendable {
     }
 
     /// The executable file a program names: a path as is, a bare name from `safePath`; nil when there is none.
-    static func resolve(_ program: String) -> String? {
+    public static func resolve(_ program: String) -> String? {
         let candidates =
             program.contains("/")
             ? [program] : safePath.split(separator: ":").map { "\($0)/\(program)" }

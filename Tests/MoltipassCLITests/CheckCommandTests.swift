@@ -112,4 +112,130 @@ struct CheckCommandTests {
         #expect(try await fixture.counter("requests_total") == reads)
         #expect(!check.stderr.contains("NSCocoaErrorDomain") && !check.stderr.contains("SQLite error"))
     }
+
+    /// Generators (issue 21), checked without running one or asking a model server: a program
+    /// that does not exist, is not executable or is not on the generators' PATH; plain http to
+    /// a host that is not loopback; a key file open to others or empty (its key never shown); a
+    /// model key the keychain lacks (with the closest name); each a problem naming the file and
+    /// the step (65, or 12 for the keychain alone). An unset `env:` variable is a warning only.
+    @Test func generatorsAreChecked() async throws {
+        let secrets = try TemporaryDirectory(prefix: "check-model-key")
+        defer { secrets.remove() }
+        let modelKey = "sk-local-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+        let looseKey = "sk-local-loose0key0never0shown00000000"
+        let fakeKey = secrets.file("fake.key").path
+        try KeysHome.writeSecret(modelKey + "\n", to: fakeKey)
+        let fixture = try await RunFixture.start(sandboxArguments: ["--openai", "--openai-key-file", fakeKey])
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("gen_checker")
+        let added = try await fixture.home.run(["keys", "add", "--model", "harbour"], stdin: modelKey + "\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let home = fixture.home.path
+        try KeysHome.writeSecret(modelKey + "\n", to: home + "/good.key")
+        try KeysHome.writeSecret(looseKey + "\n", to: home + "/loose.key")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: home + "/loose.key")
+        try KeysHome.writeSecret("\n", to: home + "/empty.key")
+        try "#!/bin/sh\necho hi\n".write(toFile: home + "/plain.sh", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: home + "/plain.sh")
+        let log = home + "/generator.log"
+        let counting = Fixtures.directory.appendingPathComponent("generators/counting.sh").path
+        var root = URLComponents(url: fixture.sandbox.baseURL, resolvingAgainstBaseURL: false)!
+        root.path = ""
+        let model = root.url!.absoluteString + "/openai/v1"
+        func comment(_ baseURL: String, _ key: String) -> String {
+            """
+                  - comment:
+                      on: { source: submolt, submolt: general }
+                      generate:
+                        openai: { base_url: "\(baseURL)", model: llama3.2, prompt: "Hi {{ post.title }}", \(key) }
+            """
+        }
+        func recipe(_ name: String, _ steps: [String]) throws -> String {
+            try fixture.file(
+                name,
+                """
+                agent: gen_checker
+                time_zone: UTC
+                base_url: \(fixture.base)
+                jobs:
+                  - id: writes
+                    schedule: { every: 1h }
+                    steps:
+                """ + "\n" + steps.joined(separator: "\n"))
+        }
+        func post(_ command: String, env: String = "") -> String {
+            """
+                  - post:
+                      submolt: general
+                      generate:
+                        command: [\(command), \(log)]\(env.isEmpty ? "" : "\n            env: [\(env)]")
+            """
+        }
+        let broken = try recipe(
+            "broken.yaml",
+            [
+                post(home + "/missing.sh"), post(home + "/plain.sh"), post("no-such-generator-program"),
+                post(counting, env: "WRITER_TONE"), comment("http://10.0.0.5:11434/v1", "key_file: good.key"),
+                comment(model, "key_file: loose.key"), comment(model, "key_file: empty.key"),
+                comment(model, "key: harbur"), comment(model, "key: harbour"), comment(model, "key_file: good.key"),
+            ])
+        let check = try await fixture.home.run(["check", broken, "--state", fixture.statePath, "--json"])
+        #expect(check.status == 65, "\(check.stderr)")
+        let report = try JSONValue.parse(Data(check.stdout.utf8))
+        let problems = (report["problems"]?.array ?? []).map {
+            "\($0["kind"]?.string ?? ""): \($0["message"]?.string ?? "")"
+        }
+        let place = "generator: \(broken): generator of `writes/"
+        #expect(
+            problems == [
+                place + "1`: the program \(home)/missing.sh does not exist",
+                place + "2`: the program \(home)/plain.sh is not executable (chmod +x \(home)/plain.sh)",
+                place + "3`: the program `no-such-generator-program` is not on the generators' PATH "
+                    + "(/usr/local/bin:/usr/bin:/bin); give its full path",
+                place + "5`: base_url http://10.0.0.5:11434/v1 is plain http to 10.0.0.5, which is not this machine: "
+                    + "the prompts and the key would cross the network unencrypted; use https (plain http is for "
+                    + "127.0.0.1, ::1 and localhost)",
+                place + "6`: the key file \(home)/loose.key is accessible by group or others (mode 0644); "
+                    + "make it private: chmod 600 \(home)/loose.key",
+                place + "7`: the key file \(home)/empty.key is empty",
+                "keychain: \(broken): generator of `writes/8`: no model key `harbur` in \(fixture.home.keychainPath) "
+                    + "(did you mean `harbour`?); store it with `moltipass keys add --model harbur` or fix the "
+                    + "recipe's `key:`",
+            ], "\(problems)")
+        let warnings = (report["warnings"]?.array ?? []).compactMap { $0["message"]?.string }
+        #expect(
+            warnings == [
+                "\(broken): generator of `writes/4`: passes environment variable WRITER_TONE, which is not set here: "
+                    + "the program gets no WRITER_TONE"
+            ], "\(warnings)")
+        #expect(report["agents"]?.array?.first?["key"]?.string == "works")
+
+        let text = try await fixture.home.run(["check", broken, "--state", fixture.statePath])
+        #expect(text.status == 65)
+        #expect(text.stderr.contains("problem: gen_checker: \(broken): generator of `writes/1`: the program "))
+        #expect(text.stderr.contains("warning: gen_checker: \(broken): generator of `writes/4`: passes "))
+
+        // The model key alone: the keychain's code. All well: 0, and the warning gone with the variable set.
+        let keyOnly = try await fixture.home.run([
+            "check", try recipe("key-only.yaml", [comment(model, "key: harbur")]), "--state", fixture.statePath,
+        ])
+        #expect(keyOnly.status == 12, "\(keyOnly.stderr)")
+        let good = try recipe(
+            "good.yaml",
+            [
+                post(counting, env: "WRITER_TONE"), comment(model, "key: harbour"),
+                comment(model, "key_file: good.key"), comment("http://localhost:9/v1", "key_file: good.key"),
+            ])
+        let passed = try await fixture.home.run(
+            ["check", good, "--state", fixture.statePath], extra: ["WRITER_TONE": "dry"])
+        #expect(passed.status == 0, "\(passed.stderr)")
+        #expect(passed.stderr.isEmpty, "\(passed.stderr)")
+        let unset = try await fixture.home.run(["check", good, "--state", fixture.statePath])
+        #expect(unset.status == 0, "a warning does not fail the check: \(unset.stderr)")
+        #expect(unset.stderr.contains("warning: gen_checker: "), "\(unset.stderr)")
+
+        #expect(!FileManager.default.fileExists(atPath: log), "check ran a generator")
+        #expect(try await GenerateCommandTests.openAICalls(root.url!.absoluteString) == [:])
+        fixture.home.expectNoLeak(of: [modelKey, looseKey])
+    }
 }

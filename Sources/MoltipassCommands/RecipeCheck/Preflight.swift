@@ -8,8 +8,10 @@ import Recipes
 /// `moltipass check RECIPE…` (issue 19): the preflight an operator runs after every change, so a
 /// mistake shows now, not when a job first comes due hours later. Validates the recipes (and
 /// that no two claim one job), checks what each needs on this machine (environment variables,
-/// a solver command), that the state can be written, unlocks the keychain once, and asks the
-/// server about every agent with one read each: the key works, the agent is claimed and not
+/// a solver command, its generators' programs, key files and model servers' URLs:
+/// `GeneratorChecks`, none of them run or asked), that the state can be written, unlocks the
+/// keychain once (the agents' entries and the generators' model keys), and asks the server
+/// about every agent with one read each: the key works, the agent is claimed and not
 /// suspended. Every problem is listed; nothing is written (the keychain and state included).
 public struct Preflight: Sendable {
     /// One agent as the server sees it.
@@ -31,8 +33,11 @@ public struct Preflight: Sendable {
         public var recipes: [String]
         public var agents: [AgentCheck]
         public var problems: [HealthProblem]
+        /// What may be wrong but does not stop a run (a generator's `env:` variable not set);
+        /// never changes the exit status.
+        public var warnings: [HealthProblem] = []
 
-        enum CodingKeys: String, CodingKey { case ok, recipes, agents, problems }
+        enum CodingKeys: String, CodingKey { case ok, recipes, agents, problems, warnings }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -40,21 +45,26 @@ public struct Preflight: Sendable {
             try container.encode(recipes, forKey: .recipes)
             try container.encode(agents, forKey: .agents)
             try container.encode(problems, forKey: .problems)
+            try container.encode(warnings, forKey: .warnings)
         }
 
-        init(recipes: [String], agents: [AgentCheck], problems: [HealthProblem]) {
+        init(recipes: [String], agents: [AgentCheck], problems: [HealthProblem], warnings: [HealthProblem] = []) {
             self.recipes = recipes
             self.agents = agents
             self.problems = problems
+            self.warnings = warnings
         }
 
         /// The exit status: 0 when all is well; else the gravest: an invalid recipe or one
-        /// that cannot run here (65), the keychain (12), a refused, unclaimed or suspended
-        /// agent (77), a server that could not be asked (75), anything else (1).
+        /// that cannot run here (65: an environment variable, a solver, a generator), the
+        /// keychain (12: an agent's entry or a model key missing too), a refused, unclaimed or
+        /// suspended agent (77), a server that could not be asked (75), anything else (1).
         public var exitStatus: ExitStatus {
             let kinds = Set(problems.map(\.kind))
             if problems.isEmpty { return .ok }
-            if !kinds.isDisjoint(with: ["invalid_recipe", "environment", "solver"]) { return .invalidRecipe }
+            if !kinds.isDisjoint(with: ["invalid_recipe", "environment", "solver", "generator"]) {
+                return .invalidRecipe
+            }
             if kinds.contains("keychain") { return .keychain }
             if !kinds.isDisjoint(with: ["key_refused", "unclaimed", "suspended"]) { return .authBroken }
             if kinds.contains("unreachable") { return .transient }
@@ -79,6 +89,12 @@ public struct Preflight: Sendable {
         var problems = Daemon.problems(invalid: invalid)
         let (runnable, local) = LocalChecks.split(recipes, environment: environment)
         problems += local
+        var warnings: [HealthProblem] = []
+        for recipe in recipes {
+            let generators = GeneratorChecks.check(recipe, environment: environment)
+            problems += generators.problems
+            warnings += generators.warnings
+        }
         if let statePath, let problem = HealthCheck.stateWritability(statePath) { problems.append(problem) }
         var agents: [AgentCheck] = []
         // Agents and the base URL their first recipe names (as `run` uses it).
@@ -94,6 +110,11 @@ public struct Preflight: Sendable {
                     kind: "keychain",
                     message: "cannot open the keychain \(keys.path): \(error); "
                         + "no agent was checked with the server"))
+        }
+        if let contents {
+            for recipe in recipes {
+                problems += GeneratorChecks.modelKeyProblems(recipe, contents: contents, keychain: keys.path)
+            }
         }
         for recipe in targets {
             let agent = recipe.agent.value
@@ -164,6 +185,6 @@ public struct Preflight: Sendable {
             agents.append(check)
         }
         _ = runnable
-        return Report(recipes: recipes.map(\.file), agents: agents, problems: problems)
+        return Report(recipes: recipes.map(\.file), agents: agents, problems: problems, warnings: warnings)
     }
 }

@@ -11,10 +11,14 @@ struct Check: AsyncParsableCommand {
         abstract: "Preflight: validate recipes, unlock the keychain, and ask the server about every agent.",
         discussion: """
             Run after every change, before cron or the daemon meet it. Checks that the recipes are valid and \
-            claim no job twice, that every `env:` variable is set and every solver command exists, that the state \
-            can be written, that the keychain opens and has an entry for every agent, and, with one read per \
-            agent, that the server accepts its key, the agent is claimed and not suspended. Lists every problem. \
-            Writes nothing. Exit 0 when all is well; else 65 a recipe (invalid, or missing what it needs here), \
+            claim no job twice, that every `env:` variable is set and every solver command exists, that every \
+            generator (generate:) can run here without running it: a command's program exists and is \
+            executable, its env: variables are set (else a warning), an openai server's base_url is https or \
+            loopback http, its key_file is private (0600 or 0400) and holds a key, its key: is a model key of \
+            the keychain; that the state can be written, that the keychain opens and has an entry for every \
+            agent, and, with one read per agent, that the server accepts its key, the agent is claimed and not \
+            suspended. Lists every problem. Writes nothing, runs no generator, asks no model server. Exit 0 \
+            when all is well (warnings aside); else 65 a recipe (invalid, or missing what it needs here), \
             12 the keychain, 77 a refused, unclaimed or suspended agent, 75 the server could not be asked, \
             1 otherwise (the state).
             """)
@@ -54,6 +58,7 @@ struct Check: AsyncParsableCommand {
                             + " at \(agent.baseURL)")
                 }
                 for problem in report.problems { printError("problem: \(problem.text)") }
+                for warning in report.warnings { printError("warning: \(warning.text)") }
             }
             return report.exitStatus
         }
