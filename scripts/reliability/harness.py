@@ -64,7 +64,7 @@ class Paths:
 class Sandbox:
     """A `moltbook-sandbox` process on loopback with a fixed clock; `--verbose` request log in `log_path`."""
 
-    def __init__(self, paths, directory, seed, config=None, verbose=True):
+    def __init__(self, paths, directory, seed, config=None, verbose=True, extra=()):
         self.directory = directory
         os.makedirs(directory, exist_ok=True)
         self.log_path = os.path.join(directory, "sandbox.log")
@@ -74,6 +74,7 @@ class Sandbox:
             with open(config_path, "w") as handle:
                 json.dump(config, handle)
             arguments += ["--config", config_path]
+        arguments += list(extra)
         self.log_file = open(self.log_path, "ab")
         self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.log_file)
         line = self.process.stdout.readline().decode()

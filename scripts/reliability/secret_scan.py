@@ -10,6 +10,9 @@ Steps:
      work directory, so temporary HOMEs, keychains, state files and logs the tests leave behind are scanned;
   2. a scenario of its own at log level trace: a run that posts, one under a 401 wave, one with a dropped
      connection, one with a half JSON answer, a key the server rejects, `keys verify`, `keys list`, `status`;
+     and generated content (issue 21): comments written by the sandbox's OpenAI fake, which requires a model
+     key, given once from the keychain (`keys add --model`) and once from a key file, plus `moltipass generate`;
+     the model keys are known keys like the agents' (a model that repeats its prompt must not leak them either);
   3. every file under the work directory (logs, SQLite files with their -wal and -shm, recipes, keychains,
      the suite's output and leftovers) is read as bytes and searched for every known key and its 32-character
      body, and for anything shaped like a Moltbook key that is not one of the repository's fixture keys.
@@ -21,7 +24,9 @@ import argparse
 import datetime
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import time
 
 import harness
@@ -88,7 +93,16 @@ def scenario(paths, work, result):
     """A run with a known key at log level trace, through success, faults and a rejected key."""
     directory = os.path.join(work, ITEM, "scenario")
     os.makedirs(directory, exist_ok=True)
-    sandbox = Sandbox(paths, directory, 20_261_201, {"new_agent_period_seconds": 0})
+    model_key = "sk-scan-model-" + os.urandom(16).hex()
+    paths.remember_key(model_key)
+    # The key files are where the key belongs: outside the scanned tree (as the keychain's passphrase is).
+    secrets = tempfile.mkdtemp(prefix="moltipass-scan-secrets-")
+    model_key_file = os.path.join(secrets, "sandbox-model.key")
+    with open(model_key_file, "w") as handle:
+        handle.write(model_key + "\n")
+    os.chmod(model_key_file, 0o600)
+    sandbox = Sandbox(paths, directory, 20_261_201, {"new_agent_period_seconds": 0},
+                      extra=("--openai", "--openai-key-file", model_key_file))
     try:
         home = Home(paths, directory)
         sandbox.set_clock(T0 - datetime.timedelta(days=2))
@@ -132,11 +146,45 @@ jobs:
             statuses.append(home.run(["keys", "verify", agent, "--base-url", sandbox.base]).returncode)
         statuses.append(home.run(["keys", "list", "--json"]).returncode)
         statuses.append(home.run(["status", *recipes.values(), "--state", home.state, "--json"]).returncode)
+        # Generated comments: the model key from the keychain, then from a file; then `generate` by hand.
+        added = home.run(["keys", "add", "--model", "scan_model"], stdin=model_key + "\n").returncode
+        own_key_file = os.path.join(secrets, "model.key")
+        with open(own_key_file, "w") as handle:
+            handle.write(model_key + "\n")
+        os.chmod(own_key_file, 0o600)
+        generated = []
+        for index, source in enumerate(("key: scan_model", f"key_file: {own_key_file}")):
+            path = home.file(f"scan_generated_{index}.yaml", f"""agent: scan_agent
+base_url: {sandbox.base}
+jobs:
+  - id: written{index}
+    schedule: {{ every: 30m }}
+    steps:
+      - comment:
+          post: {target}
+          generate:
+            openai:
+              base_url: {sandbox.root}/openai/v1
+              model: scan-model
+              system: "Say nothing secret."
+              prompt: "Answer {{{{ post.title }}}} ({index})"
+              {source}
+""")
+            # On the half-hour grid: a recipe's first run fires what is due now.
+            at = T0 + datetime.timedelta(hours=5, minutes=30 * index)
+            sandbox.set_clock(at)
+            generated.append(home.run_once([path], at, trace).returncode)
+        generated.append(home.run(["generate", path, "--step", "written1/1", "--json"]).returncode)
+        statuses += [added] + generated
         result.fact(f"scenario at log level trace (post, 401 wave, drop, half JSON, redirect, clean; rejected key; "
-                    f"keys verify ×2, keys list, status): exits {statuses}")
+                    f"keys verify ×2, keys list, status; keys add --model, two generated comments, generate): "
+                    f"exits {statuses}")
+        result.check(added == 0 and generated[:2] == [0, 0],
+                     f"the generated comments did not go through: keys add --model {added}, runs {generated}")
         result.check(statuses[6] == 77 and statuses[8] == 77, f"the rejected key was not reported as such: {statuses}")
     finally:
         sandbox.stop()
+        shutil.rmtree(secrets, ignore_errors=True)
 
 
 def scan(work, known, allowed):
