@@ -10,7 +10,8 @@ import Recipes
 ///   lease time (to renew it) — never polls. Instants are on the session's clock; with
 ///   `--time-scale N` the real sleep is the virtual wait divided by N.
 /// - SIGTERM/SIGINT: the current pass finishes (an in-flight request completes or times out and
-///   is journaled), leases are released, exit 0.
+///   is journaled), generator programs still running are ended (SIGTERM to their process
+///   groups, SIGKILL 2 s later; their texts were never journaled), leases are released, exit 0.
 /// - SIGHUP: reloads the recipe files; a broken reload keeps the old recipes and logs why.
 public struct Daemon: Sendable {
     public let session: RunSession
@@ -89,6 +90,9 @@ public struct Daemon: Sendable {
             }
             break
         }
+        // A program still writing a text leads a process group of its own, out of reach of the
+        // signal that stopped us: ended here, or it would outlive the daemon (for good, if it hangs).
+        await generator.stop()
         await runner.releaseAll()
         await health.remove(store: session.store)
         logger.info("daemon stopped")

@@ -46,6 +46,9 @@ public actor GenerationService: TextGenerating {
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var calls: [String: [ContinuousClock.Instant]] = [:]
+    /// Programs between taking their slot and their answer.
+    private var programs = 0
+    private var stopping = false
 
     public init(
         mode: Mode, environment: [String: String], transport: (any HTTPTransport)?, logger: Logger,
@@ -90,6 +93,18 @@ public actor GenerationService: TextGenerating {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
+    /// Stops for good (a daemon told to stop): no program starts from now on, and the running ones are ended
+    /// (SIGTERM to each one's process group, SIGKILL 2 s later), so none outlives the runner. Their answers are
+    /// failures that are never journaled. Requests to model servers are left to end with the process.
+    public func stop() async {
+        stopping = true
+        let deadline = ContinuousClock.now + .seconds(10)
+        while programs > 0, ContinuousClock.now < deadline {
+            await RunningGenerators.stop()
+            if programs > 0 { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
     // MARK: Running one
 
     private func produce(_ request: GenerationRequest) async -> GenerationAnswer {
@@ -106,8 +121,16 @@ public actor GenerationService: TextGenerating {
             if wait > .zero { try? await Task.sleep(for: wait) }
         }
         await acquireSlot()
-        let answer = await Self.run(request, environment: environment, transport: transport, keys: keys) {
-            await self.admitCall(to: $0)
+        let isProgram = if case .command = request.spec.source { true } else { false }
+        let answer: GenerationAnswer
+        if stopping {
+            answer = .failed(reason: "Moltipass is stopping")
+        } else {
+            if isProgram { programs += 1 }
+            answer = await Self.run(request, environment: environment, transport: transport, keys: keys) {
+                await self.admitCall(to: $0)
+            }
+            if isProgram { programs -= 1 }
         }
         releaseSlot()
         finish(request, answer)
