@@ -70,6 +70,8 @@ extension AccountPass {
         case .generationFailed(let job, let reason):
             report.generationFailures += 1
             report.generation["\(agent): \(job)"] = .failed(reason)
+        case .generationRefused(let job, let reason):
+            report.generation["\(agent): \(job)"] = .failed(reason)
         case .generationSucceeded(let job):
             report.generation["\(agent): \(job)"] = .succeeded
         case .loadFacts:

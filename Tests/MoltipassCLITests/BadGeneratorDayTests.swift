@@ -234,7 +234,7 @@ struct BadGeneratorDayTests {
             #expect(abs(matching.count - count) <= 1, "\(job): \(matching.count) reports for \(count) occurrences")
             #expect(matching.count >= 1, "\(job): no `\(outcome)` report saying \(reason)")
             let logged = lines.filter {
-                $0["job"]?.string == "bad/\(job)"
+                $0["recipe"]?.string == "bad" && $0["job"]?.string == job
                     && ["generation failed", "generator skipped"].contains($0["message"]?.string)
             }
             if outcome == "failed" {

@@ -15,7 +15,9 @@ import Recipes
 ///   (passes are sequential).
 /// - `.wait` (`plan --generate`, `moltipass generate`): a request waits for its answer.
 ///
-/// Bounds: at most `concurrency` generations at once per runner; an `openai:` server gets at
+/// Bounds: one generation at a time per job (its writes wait for each other, never for another
+/// job's), at most `concurrency` at once per runner, so a few hanging generators hold up only
+/// their own jobs; an `openai:` server gets at
 /// most `requestsPerMinute` requests a minute (its own limiter class, `generate`), a failure
 /// worth retrying (a connection refused, a 5xx, a 429 with its `Retry-After`) is retried twice
 /// within the step's timeout. An answer is kept an hour at most when its write is never
@@ -29,7 +31,7 @@ public actor GenerationService: TextGenerating {
     /// The key of a model server, from the keychain or a file (`moltipass keys add --model`).
     public typealias KeyProvider = @Sendable (GeneratorSpec.KeySource) async throws -> APIKey
 
-    public static let concurrency = 2
+    public static let concurrency = 8
     public static let requestsPerMinute = 20
     static let keepFor: Duration = .seconds(3_600)
 
@@ -44,6 +46,9 @@ public actor GenerationService: TextGenerating {
     private var running: [String: Task<GenerationAnswer, Never>] = [:]
     private var slots = 0
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Jobs (`agent job`) with a generation running, and the generations of each waiting for it.
+    private var busyJobs: Set<String> = []
+    private var jobWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var calls: [String: [ContinuousClock.Instant]] = [:]
     /// Programs between taking their slot and their answer.
@@ -120,6 +125,8 @@ public actor GenerationService: TextGenerating {
             }
             if wait > .zero { try? await Task.sleep(for: wait) }
         }
+        let lane = "\(request.agent) \(request.job)"
+        await acquireLane(lane)
         await acquireSlot()
         let isProgram = if case .command = request.spec.source { true } else { false }
         let answer: GenerationAnswer
@@ -133,17 +140,36 @@ public actor GenerationService: TextGenerating {
             if isProgram { programs -= 1 }
         }
         releaseSlot()
+        releaseLane(lane)
         finish(request, answer)
         return answer
+    }
+
+    /// Waits until no other generation of the job runs (a job's lane).
+    private func acquireLane(_ lane: String) async {
+        if busyJobs.insert(lane).inserted { return }
+        await withCheckedContinuation { jobWaiters[lane, default: []].append($0) }
+    }
+
+    private func releaseLane(_ lane: String) {
+        if var waiters = jobWaiters[lane], !waiters.isEmpty {
+            let next = waiters.removeFirst()
+            jobWaiters[lane] = waiters.isEmpty ? nil : waiters
+            next.resume()
+        } else {
+            busyJobs.remove(lane)
+        }
     }
 
     private func finish(_ request: GenerationRequest, _ answer: GenerationAnswer) {
         let key = request.attemptKey
         running[key] = nil
         answers[key] = (answer, .now)
+        // `recipe` and `job` apart, as the report lines log them.
+        let (recipe, job) = request.job.split(separator: "/", maxSplits: 1).map(String.init).pair
         var metadata: Logger.Metadata = [
-            "agent": "\(request.agent)", "job": "\(request.job)", "generator": "\(request.spec.kindName)",
-            "attempt": "\(request.attempt)",
+            "agent": "\(request.agent)", "recipe": "\(recipe)", "job": "\(job)",
+            "generator": "\(request.spec.kindName)", "attempt": "\(request.attempt)",
         ]
         switch answer {
         case .text(let text):
@@ -199,4 +225,9 @@ public actor GenerationService: TextGenerating {
         calls[host] = recent
         return wait
     }
+}
+
+extension Array where Element == String {
+    /// The first two elements (`recipe/job` split at its slash); the second empty when missing.
+    fileprivate var pair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
 }

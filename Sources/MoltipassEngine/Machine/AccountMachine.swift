@@ -60,6 +60,9 @@ struct AccountMachine {
         case generationPending(Int)
         /// A generator failed for a job (`recipe/job`), and why (counted for health).
         case generationFailed(job: String, reason: String)
+        /// Every text a job's generator wrote for a write was refused (counted for health, not
+        /// as a failure of the run).
+        case generationRefused(job: String, reason: String)
         /// A job's generator wrote a text the checks accepted (a failing streak ends).
         case generationSucceeded(job: String)
         // Questions: the answer comes back as an event.
@@ -304,7 +307,8 @@ extension AccountMachine.Action {
             .settleChallenges, .attempt, .generate, .readThread:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
-            .saveLimiter, .generationPending, .generationFailed, .generationSucceeded:
+            .saveLimiter, .generationPending, .generationFailed, .generationRefused,
+            .generationSucceeded:
             false
         }
     }

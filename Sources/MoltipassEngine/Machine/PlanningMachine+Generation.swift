@@ -88,7 +88,9 @@ extension PlanningMachine {
             actions.append(
                 .line(
                     line(
-                        work.recipe, work.job, work.job.steps[work.at.step].action.keyword, .deferred,
+                        work.recipe, work.job,
+                        generation.writes.first.map { Self.generatedSummary($0.write) }
+                            ?? work.job.steps[work.at.step].action.keyword, .deferred,
                         "waiting for the generator (\(generation.pending) text\(generation.pending == 1 ? "" : "s") "
                             + "being written); the job is planned when they are ready")))
         } else if !generation.kept.isEmpty {
@@ -141,11 +143,11 @@ extension PlanningMachine {
             case .failure(let refusal):
                 guard generation.attempt < spec.attempts else {
                     let tries = spec.attempts == 1 ? "" : " (\(spec.attempts) attempts)"
+                    let reason = "generated text refused\(tries): \(refusal.reason)"
                     actions.append(
-                        .line(
-                            line(
-                                work.recipe, work.job, what, .skipped,
-                                "generated text refused\(tries): \(refusal.reason); skipped for this occurrence")))
+                        .line(line(work.recipe, work.job, what, .skipped, reason + "; skipped for this occurrence")))
+                    // Not a failure of this run, but a streak of them needs someone (health).
+                    actions.append(.generationRefused(job: "\(work.recipe.name)/\(work.job.id.value)", reason: reason))
                     next()
                     return
                 }
