@@ -1,5 +1,6 @@
 import FileSafety
 import Foundation
+import Generation
 import Keychain
 import MoltbookAPI
 import MoltipassEngine
@@ -38,5 +39,18 @@ public enum ModelKeyFileError: Error, CustomStringConvertible {
         case .noKeychain(let name):
             "model key \(name) is in the keychain, which this command does not open"
         }
+    }
+}
+
+/// The transport of the model servers for every command that generates (`run`, `plan --generate`,
+/// `generate`): https, or http to loopback (`ChatCompletionsClient.policy`); no redirects; answers
+/// up to 2 MiB; a request may take as long as the longest `timeout:` a recipe allows (10
+/// minutes), each step's own timeout bounding its calls. Nil when libcurl cannot start (each
+/// `openai:` generation then fails with the reason).
+public enum ModelTransport {
+    public static func make() -> (any HTTPTransport)? {
+        try? CurlTransport(
+            configuration: .init(
+                totalTimeout: .seconds(600), maxResponseBytes: 2 << 20, policy: ChatCompletionsClient.policy))
     }
 }

@@ -37,15 +37,8 @@ public enum PlanGeneration {
             session = opened
         }
         return GenerationService(
-            mode: .wait, environment: environment, transport: modelTransport(), logger: logger,
+            mode: .wait, environment: environment, transport: ModelTransport.make(), logger: logger,
             keys: ModelKeyProvider.make(keys: session))
     }
 
-    /// The transport of the model servers (as `run`'s): https, or http to loopback; no redirects;
-    /// answers up to 2 MiB; a request may take as long as the longest `timeout:` (10 minutes).
-    static func modelTransport() -> (any HTTPTransport)? {
-        try? CurlTransport(
-            configuration: .init(
-                totalTimeout: .seconds(600), maxResponseBytes: 2 << 20, policy: ChatCompletionsClient.policy))
-    }
 }

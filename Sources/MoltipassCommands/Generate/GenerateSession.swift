@@ -209,9 +209,7 @@ public struct GenerateSession: Sendable {
     /// redirects; answers up to 2 MiB. None for a command.
     static func modelTransport(for spec: GeneratorSpec) -> (any HTTPTransport)? {
         guard case .openAI = spec.source else { return nil }
-        return try? CurlTransport(
-            configuration: .init(
-                totalTimeout: .seconds(600), maxResponseBytes: 2 << 20, policy: ChatCompletionsClient.policy))
+        return ModelTransport.make()
     }
 }
 
