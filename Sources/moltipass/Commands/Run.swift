@@ -117,6 +117,8 @@ struct Run: AsyncParsableCommand {
                 timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
             session.journalRetention = try Self.retention(journalRetention)
             if once {
+                let stopping = OnceStop.install()
+                defer { withExtendedLifetime(stopping) {} }
                 let started = session.clock()
                 let report = await session.runOnce(
                     maxWait: DurationOption.seconds(maxWait, allowZero: true) ?? 0, environment: environment)

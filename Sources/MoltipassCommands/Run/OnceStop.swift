@@ -1,0 +1,38 @@
+import Dispatch
+import Foundation
+import Generation
+
+/// `run --once` told to stop (SIGTERM from a cron timeout or `timeout(1)`, SIGINT): the generator
+/// programs it started lead process groups of their own, so the signal does not reach them and
+/// they would outlive the run. It ends them (SIGTERM, then SIGKILL half a second later) and exits
+/// as the signal would have (128 + its number). What the run journaled stays; what it had not
+/// journaled is planned again by the next run, as after a kill (docs/generation.md).
+public final class OnceStop: Sendable {
+    private let sources: SendableBox<[any DispatchSourceSignal]>
+
+    private init(_ sources: [any DispatchSourceSignal]) { self.sources = SendableBox(sources) }
+
+    deinit { for source in sources.value { source.cancel() } }
+
+    /// Handles SIGTERM and SIGINT until the returned value is released.
+    public static func install() -> OnceStop {
+        let queue = DispatchQueue(label: "moltipass.once-stop")
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop(exitingWith: 128 + number) }
+            source.resume()
+            sources.append(source)
+        }
+        return OnceStop(sources)
+    }
+
+    static func stop(exitingWith status: Int32) {
+        for group in RunningGenerators.groups { kill(-group, SIGTERM) }
+        let deadline = Date().addingTimeInterval(0.5)
+        while !RunningGenerators.groups.isEmpty, Date() < deadline { usleep(20_000) }
+        for group in RunningGenerators.groups { kill(-group, SIGKILL) }
+        exit(status)
+    }
+}

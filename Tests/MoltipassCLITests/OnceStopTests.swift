@@ -1,0 +1,50 @@
+import Foundation
+import MoltipassTesting
+import Testing
+
+/// `run --once` stopped by SIGTERM (a cron timeout) while a generator program runs: the program
+/// leads a process group of its own, which the signal does not reach; the run ends it before it
+/// exits as the signal would (143), so nothing is left behind.
+@Suite("run --once stopped mid-generation")
+struct OnceStopTests {
+    @Test func sigtermEndsTheGeneratorsToo() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("once_stop")
+        let pidFile = fixture.home.path + "/generator.pid"
+        let hang = Fixtures.directory.appendingPathComponent("generators/hang-ignoring-term.sh").path
+        let recipe = try fixture.file(
+            "once.yaml",
+            """
+            agent: once_stop
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: notes
+                schedule: { every: 30m }
+                steps:
+                  - post: { submolt: general, generate: { command: [\(hang), \(pidFile)], timeout: 5m } }
+            """)
+        let run = try ChildProcess(
+            "moltipass",
+            ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        var pid: pid_t?
+        for _ in 0..<300 where pid == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))
+                .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let program = try #require(pid, "the generator never started: \(run.stderr)")
+        #expect(kill(program, 0) == 0, "the generator should be running")
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: 20) == 143, "\(run.stderr)")
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(program, 0) != 0
+            if !gone { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(gone, "the generator program outlived the run")
+        #expect(try await fixture.titles(of: "once_stop").isEmpty)
+    }
+}
