@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "MoltipassTesting",
             dependencies: [
-                "MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "Determinism",
+                "MoltbookAPI", "MoltbookSandbox", "MoltbookSandboxServer", "Determinism", "Generation",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,31 +1,29 @@
 import Foundation
+import Generation
 
 /// Another process holding an exclusive `flock(2)` on a lock file, for tests of locking across
 /// processes: a shell that opens the file, locks it with util-linux's `flock`, then becomes
 /// `sleep`, so the lock lives exactly as long as that one process (SIGKILL ends both, with no
 /// child left holding the descriptor).
 public final class LockHolder: @unchecked Sendable {
-    public let process: Process
+    let child: SpawnedProcess
 
-    private init(process: Process) { self.process = process }
+    public var pid: Int32 { child.pid }
+
+    private init(child: SpawnedProcess) { self.child = child }
 
     /// Starts a holder of `lockPath` and returns once it holds the lock (at most `timeout`
     /// seconds, then the process is killed and this throws).
     public static func start(lockPath: String, timeout: TimeInterval = 10) async throws -> LockHolder {
         let ready = lockPath + ".held-\(UUID().uuidString.prefix(8))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec 9>>\"$1\" && flock 9 && : >\"$2\" && exec sleep 120", "sh", lockPath, ready]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let holder = LockHolder(process: process)
+        let child = try TestSpawner.start(
+            "/bin/sh", ["-c", "exec 9>>\"$1\" && flock 9 && : >\"$2\" && exec sleep 120", "sh", lockPath, ready],
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], Spawn.Options(newProcessGroup: true))
+        let holder = LockHolder(child: child)
         let held = try await offloaded { () -> Bool in
             let deadline = Date().addingTimeInterval(timeout)
             while !FileManager.default.fileExists(atPath: ready) {
-                guard process.isRunning, Date() < deadline else { return false }
+                guard child.isRunning, Date() < deadline else { return false }
                 usleep(2_000)
             }
             return true
@@ -40,10 +38,10 @@ public final class LockHolder: @unchecked Sendable {
 
     /// Kills the holder with SIGKILL (the kernel releases its lock) and waits for it to end.
     public func kill() async {
-        let process = process
+        let child = child
         _ = try? await offloaded {
-            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            child.send(SIGKILL, toGroup: true)
+            child.wait()
         }
     }
 
@@ -53,7 +51,7 @@ public final class LockHolder: @unchecked Sendable {
         return result.status == 0
     }
 
-    deinit { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
+    deinit { if child.send(SIGKILL, toGroup: true) { child.wait() } }
 }
 
 /// The lock holder did not get its lock in time.

@@ -1,4 +1,5 @@
 import Foundation
+import Generation
 
 /// Runs a built executable of this package and captures its output.
 public enum ProcessRunner {
@@ -29,9 +30,9 @@ public enum ProcessRunner {
         productsDirectory.appendingPathComponent(name)
     }
 
-    /// Runs `name` with `arguments`, an environment (merged over a minimal one) and optional
-    /// stdin, waiting at most `timeout` seconds (then it is killed). The wait happens off the
-    /// cooperative pool.
+    /// Runs `name` with `arguments`, an environment (merged over a minimal one), optional stdin and working
+    /// directory, waiting at most `timeout` seconds (then it and its process group are killed). The wait happens
+    /// off the cooperative pool. `status` is the exit status, or the number of the signal that ended it.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
         currentDirectory: URL? = nil, timeout: TimeInterval = 60
@@ -47,84 +48,63 @@ public enum ProcessRunner {
         _ name: String, _ arguments: [String], environment: [String: String], stdin: Data?,
         currentDirectory: URL?, timeout: TimeInterval
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = executable(name)
-        process.arguments = arguments
         var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        let collector = OutputCollector(out: out.fileHandleForReading, err: err.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        process.waitUntilExit()
-        let (stdout, stderr) = collector.finish()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-    }
-}
-
-/// Drains both pipes on background threads so a chatty child never blocks on a full pipe.
-final class OutputCollector: @unchecked Sendable {
-    private let group = DispatchGroup()
-    private var out = Data()
-    private var err = Data()
-
-    init(out: FileHandle, err: FileHandle) {
-        group.enter()
-        DispatchQueue.global().async {
-            self.out = out.readDataToEndOfFile()
-            self.group.leave()
-        }
-        group.enter()
-        DispatchQueue.global().async {
-            self.err = err.readDataToEndOfFile()
-            self.group.leave()
-        }
+        return try collect(
+            executable(name).path, arguments, environment: env,
+            Spawn.Options(
+                directory: currentDirectory?.path, stdin: .pipe, stdout: .pipe, stderr: .pipe, newProcessGroup: true),
+            input: stdin ?? Data(), timeout: timeout)
     }
 
-    func finish() -> (String, String) {
-        group.wait()
-        return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    /// Both outputs are kept whole up to this many bytes each (a test's program, not an untrusted one).
+    static let outputLimit = 256 << 20
+    /// From the timeout's SIGTERM to the group until SIGKILL.
+    static let killGrace: TimeInterval = 5
+
+    /// Starts `path` in a process group of its own and runs it to completion: `input` on stdin (if a pipe), both
+    /// outputs read, the group killed at the timeout (SIGTERM, then SIGKILL). After the program exited, its pipes are
+    /// read until their end (a background child may still hold them) for at most `timeout` more seconds; what it
+    /// left running is left running, as a shell would.
+    static func collect(
+        _ path: String, _ arguments: [String], environment: [String: String], _ options: Spawn.Options, input: Data,
+        timeout: TimeInterval
+    ) throws -> Result {
+        let child = try TestSpawner.start(path, arguments, environment: environment, options)
+        let done = child.collect(
+            input: input,
+            Spawn.Limits(
+                timeout: timeout, killGrace: killGrace, maxOutput: outputLimit, maxErrors: outputLimit,
+                killGroupOnExit: false, drainAfterExit: timeout))
+        return Result(
+            status: done.termination.status, stdout: String(decoding: done.output, as: UTF8.self),
+            stderr: String(decoding: done.errors, as: UTF8.self))
     }
 }
 
 extension ProcessRunner {
-    /// Runs a system program (absolute path) and captures its output, off the cooperative pool.
+    /// Runs a system program (absolute path) with the test process's environment and captures its output, off the
+    /// cooperative pool.
     public static func runSystem(_ path: String, _ arguments: [String], timeout: TimeInterval = 60) async throws
         -> Result
     {
         try await offloaded { try runSystemBlocking(path, arguments, timeout: timeout) }
     }
 
-    static func runSystemBlocking(_ path: String, _ arguments: [String], timeout: TimeInterval) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collector = OutputCollector(out: out.fileHandleForReading, err: err.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let (stdout, stderr) = collector.finish()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    /// Runs a system program (absolute path) and captures its output, blocking (call it from a thread of its own,
+    /// e.g. in `offloaded`): stdin is `/dev/null`, the environment the test process's own or exactly `environment`
+    /// over PATH and LANG.
+    public static func runSystemBlocking(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 60
+    ) throws -> Result {
+        var env = TestSpawner.inheritedEnvironment
+        if let environment {
+            env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            env.merge(environment) { $1 }
+        }
+        return try collect(
+            path, arguments, environment: env,
+            Spawn.Options(stdin: .null, stdout: .pipe, stderr: .pipe, newProcessGroup: true), input: Data(),
+            timeout: timeout)
     }
 }

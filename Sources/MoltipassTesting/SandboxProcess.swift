@@ -1,10 +1,13 @@
 import Foundation
+import Generation
 
 /// The `moltbook-sandbox` executable running as a child process, for end-to-end CLI tests.
 public final class SandboxProcess: @unchecked Sendable {
-    public let process: Process
+    let child: SpawnedProcess
     /// `http://127.0.0.1:PORT/api/v1`, read from the line the sandbox prints.
     public let baseURL: URL
+
+    public var pid: Int32 { child.pid }
 
     /// Starts the sandbox on an ephemeral port and waits (off the cooperative pool) for its
     /// "listening on" line.
@@ -13,47 +16,76 @@ public final class SandboxProcess: @unchecked Sendable {
     }
 
     private init(arguments: [String], timeout: TimeInterval) throws {
-        let process = Process()
-        process.executableURL = ProcessRunner.executable("moltbook-sandbox")
-        process.arguments = ["--port", "0"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = out.fileHandleForReading
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(timeout)
-        var found: URL?
-        while found == nil && Date() < deadline && process.isRunning {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on ") }),
-                let range = line.range(of: "listening on ")
-            {
-                found = URL(string: String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
-            }
-        }
+        let child = try TestSpawner.start(
+            ProcessRunner.executable("moltbook-sandbox").path, ["--port", "0"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+            Spawn.Options(stdin: .null, stdout: .pipe, stderr: .null, newProcessGroup: true))
+        guard let stdout = child.stdout else { preconditionFailure("stdout was asked for as a pipe") }
+        let (found, printed) = Self.readURL(stdout, from: child, timeout: timeout)
         guard let found else {
-            process.terminate()
-            throw HarnessError("moltbook-sandbox did not print its URL: \(String(decoding: buffer, as: UTF8.self))")
+            close(stdout)
+            child.send(SIGKILL, toGroup: true)
+            child.wait()
+            throw HarnessError("moltbook-sandbox did not print its URL: \(String(decoding: printed, as: UTF8.self))")
         }
-        self.process = process
+        // Whatever it prints later is read and dropped, so it never blocks on a full pipe.
+        let drain = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(stdout, $0.baseAddress, $0.count) }
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            close(stdout)
+        }
+        drain.start()
+        self.child = child
         self.baseURL = found
     }
 
-    /// Sends SIGTERM and waits (off the cooperative pool) for the exit status.
+    /// Reads `fd` until a "listening on URL" line, its end, the child's exit or the timeout.
+    private static func readURL(_ fd: Int32, from child: SpawnedProcess, timeout: TimeInterval) -> (URL?, Data) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = Data()
+        while Date() < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 50)
+            if ready == 0 {
+                if !child.isRunning { break }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else { break }
+            buffer.append(contentsOf: chunk[..<count])
+            // Whole lines only: a URL cut in two by the pipe would parse as another one.
+            let text = String(decoding: buffer, as: UTF8.self)
+            guard let end = text.lastIndex(of: "\n") else { continue }
+            for line in text[..<end].split(separator: "\n") {
+                if let range = line.range(of: "listening on ") {
+                    let url = URL(string: String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
+                    return (url, buffer)
+                }
+            }
+        }
+        return (nil, buffer)
+    }
+
+    /// Sends SIGTERM and waits (off the cooperative pool) for the exit status (SIGKILL to its group after 30 s).
     @discardableResult
     public func stop() async -> Int32 {
-        let process = self.process
-        if process.isRunning { process.terminate() }
+        let child = child
+        child.send(SIGTERM)
         return
-            (try? await offloaded {
-                process.waitUntilExit()
-                return process.terminationStatus
+            (try? await offloaded { () -> Int32 in
+                if let termination = child.wait(timeout: 30) { return termination.status }
+                child.send(SIGKILL, toGroup: true)
+                return child.wait().status
             }) ?? -1
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit {
+        // Never stopped (a failed test): killed with its group, and reaped.
+        if child.send(SIGKILL, toGroup: true) { child.wait() }
+    }
 }

@@ -22,14 +22,11 @@ struct TLSVerificationTests {
             ])
         #expect(made.status == 0, "openssl req: \(made.stderr)")
         let port = 20_000 + Int.random(in: 0..<20_000)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try ChildProcess(
+            program: "/usr/bin/openssl",
+            ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"])
         // SIGKILL: `s_server` outlived SIGTERM and stayed behind after test runs.
-        defer { kill(server.processIdentifier, SIGKILL) }
+        defer { server.send(SIGKILL) }
         let transport = try CurlTransport(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(5)))
         let url = URL(string: "https://127.0.0.1:\(port)/")!
         var outcome: TransportError?

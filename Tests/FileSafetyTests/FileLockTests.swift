@@ -8,7 +8,7 @@ import Testing
 @Suite struct FileLockTests {
     /// A held lock refuses a second try-lock in the same process until it is unlocked; the
     /// lock file is 0600 and stays after the unlock.
-    @Test func tryLockExcludesInProcess() async throws {
+    @Test func inProcessTryLockExcludes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = FileLock.lockPath(for: directory.file("state.sqlite").path)
@@ -79,7 +79,7 @@ import Testing
 
     /// While this process holds the lock another process cannot take it; once it is unlocked
     /// (or the lock object goes away) it can.
-    @Test func weExcludeAnotherProcess() async throws {
+    @Test func weKeepAnotherProcessOut() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("state.lock").path

@@ -125,7 +125,8 @@ struct CommandGeneratorTests {
     /// other variable of this test process is absent).
     ///
     /// The test reads the environment it was started with and never changes it: `setenv` while other tests
-    /// start processes races with `Process.run` reading `environ` (a full-suite run crashed in its `memcpy`).
+    /// start processes races with whatever reads `environ` meanwhile (the test support passes its own environment
+    /// to system programs).
     @Test func cleanEnvironment() async throws {
         let parentOnly = ProcessInfo.processInfo.environment.keys.filter {
             !["PATH", "LANG", "HOME", "PWD", "STYLE"].contains($0)

@@ -50,12 +50,11 @@ struct PythonReaderTests {
         try Data("moltbook_sk_FIXTUREPYTHON000000\n".utf8).write(to: URL(fileURLWithPath: keyFile))
         let passphrase = vectors.passphrase
         let script = PythonReader.script.path
-        let status = try await offloaded { () throws -> Int32 in
-            let process = try PythonReader.start(
+        let status = try await offloaded {
+            try PythonReader.run(
                 ["/bin/sh", "-c", "python3 '\(script)' add '\(path)' local-ollama < '\(keyFile)'"],
-                passphrase: passphrase)
-            process.waitUntilExit()
-            return process.terminationStatus
+                passphrase: passphrase, script: nil
+            ).status
         }
         #expect(status == 0)
         let contents = try KeychainStore(path: path, passphrase: Passphrase(passphrase)).read()
@@ -93,9 +92,9 @@ struct PythonReaderTests {
                 + "|| exit 1; done"
         }
         let passphrase = String(decoding: Support.passphrase.bytes, as: UTF8.self)
-        // Everything below blocks (child processes, slow writes): off the cooperative pool.
-        let (swiftAdds, statuses) = try await offloaded { () throws -> (Int, [Int32]) in
-            let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
+        let processes = try loops.map { try PythonReader.start(["/bin/sh", "-c", $0], passphrase: passphrase) }
+        // The slow writes block: off the cooperative pool.
+        let swiftAdds = try await offloaded { () throws -> Int in
             // Hold each Swift write open for 40 ms inside its critical section, and keep writing
             // while the Python processes run: without the lock, their adds would be overwritten.
             let slow = KeychainStore(
@@ -106,14 +105,10 @@ struct PythonReaderTests {
                 try slow.add(name: "swift-\(swiftAdds)", key: Support.fakeKey("S"), now: Support.t0)
                 swiftAdds += 1
             }
-            return (
-                swiftAdds,
-                processes.map { process in
-                    process.waitUntilExit()
-                    return process.terminationStatus
-                }
-            )
+            return swiftAdds
         }
+        var statuses: [Int32?] = []
+        for process in processes { statuses.append(await process.waitForExit(timeout: 120)) }
         #expect(statuses == [0, 0])
         let contents = try store.read()
         #expect(contents.entries.count == 2 * perProcess + swiftAdds)
@@ -128,38 +123,27 @@ struct PythonReaderTests {
 enum PythonReader {
     static let script = Fixtures.packageRoot.appendingPathComponent("scripts/keychain-reader.py")
 
-    static let available: Bool = {
-        guard let process = try? start(["python3", "-c", "import cryptography"], passphrase: "") else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let available: Bool =
+        (try? run(["python3", "-c", "import cryptography"], passphrase: "", script: nil).status) == 0
 
-    static func start(_ arguments: [String], passphrase: String, output: Pipe? = nil, errors: Pipe? = nil) throws
-        -> Process
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MOLTIPASS_PASSPHRASE": passphrase,
-        ]
-        process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = errors ?? FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+    /// The environment of every run: PATH (python3 may be a pyenv shim) and the passphrase.
+    static func environment(_ passphrase: String) -> [String: String] {
+        ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MOLTIPASS_PASSPHRASE": passphrase]
     }
 
-    static func run(_ arguments: [String], passphrase: String) throws -> (status: Int32, stdout: String, stderr: String)
+    /// Starts `arguments` (through `/usr/bin/env`) in the background, output discarded.
+    static func start(_ arguments: [String], passphrase: String) throws -> ChildProcess {
+        try ChildProcess(program: "/usr/bin/env", arguments, environment: environment(passphrase))
+    }
+
+    /// Runs the reader script with `arguments` (or, with `script: nil`, `arguments` themselves) to completion,
+    /// blocking: call it off the cooperative pool.
+    static func run(_ arguments: [String], passphrase: String, script: URL? = script) throws
+        -> (status: Int32, stdout: String, stderr: String)
     {
-        let out = Pipe()
-        let err = Pipe()
-        let process = try start(["python3", script.path] + arguments, passphrase: passphrase, output: out, errors: err)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
+        let result = try ProcessRunner.runSystemBlocking(
+            "/usr/bin/env", (script.map { ["python3", $0.path] } ?? []) + arguments,
+            environment: environment(passphrase), timeout: 120)
+        return (result.status, result.stdout, result.stderr)
     }
 }

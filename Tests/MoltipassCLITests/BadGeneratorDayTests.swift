@@ -156,7 +156,7 @@ struct BadGeneratorDayTests {
         }
         let clock = try await fixture.admin(.get, "clock")
         let end = try #require(clock["now"]?.string.flatMap(SandboxTime.parse))
-        #expect(daemon.process.isRunning, "the daemon stopped: \(Self.redacted(daemon.stderr))")
+        #expect(daemon.isRunning, "the daemon stopped: \(Self.redacted(daemon.stderr))")
         let health = try await fixture.home.run([
             "status", day.recipe, "--state", fixture.statePath, "--health", "--json", "--now", RunFixture.iso(end),
         ])

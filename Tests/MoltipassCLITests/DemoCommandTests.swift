@@ -8,7 +8,7 @@ import Testing
 struct DemoCommandTests {
     /// `moltipass demo` against a `moltbook-sandbox` process: every step reported, exit 0,
     /// no key on stdout or stderr, and the sandbox saw the writes.
-    @Test func demoAgainstSandboxProcess() async throws {
+    @Test func demoAgainstSandboxBinary() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let sandbox = try await SandboxProcess.start(arguments: ["--seed", "3"])

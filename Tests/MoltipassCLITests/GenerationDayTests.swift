@@ -191,7 +191,7 @@ struct GenerationDayTests {
     static func checkSecrets(_ day: Day) throws {
         for daemon in day.daemons {
             #expect(!daemon.stdout.contains(modelKey) && !daemon.stderr.contains(modelKey))
-            #expect(!daemon.process.arguments!.joined(separator: " ").contains(modelKey))
+            #expect(!daemon.arguments.joined(separator: " ").contains(modelKey))
         }
         for suffix in ["", "-wal"] {
             if let bytes = FileManager.default.contents(atPath: day.fixture.statePath + suffix) {
