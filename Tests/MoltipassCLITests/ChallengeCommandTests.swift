@@ -9,12 +9,30 @@ struct ChallengeCommandTests {
         "A] lObStEr SwImS aT tHiRtY / TwO mEtErS pEr SeCoNd AnD sLoWs By NiNe, WhAt Is ThE nEw SpEeD?"
 
     /// Runs `moltipass challenge solve ARGS` with `input` on stdin in a temp HOME.
-    static func solve(_ arguments: [String], input: String = challenge) async throws -> ProcessRunner.Result {
+    static func solve(_ arguments: [String], input: String = challenge, environment: [String: String] = [:])
+        async throws -> ProcessRunner.Result
+    {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         return try await ProcessRunner.run(
-            "moltipass", ["challenge", "solve"] + arguments, environment: ["HOME": home.path],
-            stdin: Data(input.utf8), timeout: 30)
+            "moltipass", ["challenge", "solve"] + arguments,
+            environment: environment.merging(["HOME": home.path]) { $1 }, stdin: Data(input.utf8), timeout: 30)
+    }
+
+    /// A solver gets Moltipass's environment without Moltipass's own variables: the keychain's
+    /// passphrase never reaches an operator's program.
+    @Test func solverNeverSeesMoltipassVariables() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seen = directory.file("env.txt").path
+        let path = try Self.script("env.sh", "env > '\(seen)'\necho 23", in: directory)
+        let result = try await Self.solve(
+            ["--solver", "command:\(path)"],
+            environment: ["MOLTIPASS_PASSPHRASE": "not-for-solvers", "SOLVER_STYLE": "terse"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let environment = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(environment.contains("SOLVER_STYLE=terse"))
+        #expect(!environment.contains("MOLTIPASS_") && !environment.contains("not-for-solvers"))
     }
 
     /// Writes an executable shell script into `directory`.

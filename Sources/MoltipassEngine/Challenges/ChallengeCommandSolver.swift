@@ -35,7 +35,9 @@ public struct ChallengeCommandSolver: Sendable {
     ///
     /// Through `Spawn` (posix_spawn), not `Foundation.Process`, whose `run()` crashes intermittently on Linux
     /// (swift-corelibs-foundation PR #5472). The program leads a process group of its own, so the timeout's
-    /// SIGTERM and SIGKILL reach its children too; it gets this process's environment, as it always did.
+    /// SIGTERM and SIGKILL reach its children too. It gets this process's environment without Moltipass's own
+    /// variables (`MOLTIPASS_*`, `MOLTBOOK_*`: the keychain's passphrase, the state's place), which are no
+    /// business of a solver: `solverEnvironment`.
     static func run(path: String, timeout: TimeInterval, text: String) -> Solution {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             return .declined(reason: "solver command \(path) is not an executable file", confidence: 0)
@@ -49,7 +51,8 @@ public struct ChallengeCommandSolver: Sendable {
         let completed: Spawn.Completed
         do {
             completed = try Spawn.run(
-                path: path, arguments: [path], environment: Spawn.environment(ProcessInfo.processInfo.environment),
+                path: path, arguments: [path],
+                environment: Spawn.environment(solverEnvironment(ProcessInfo.processInfo.environment)),
                 input: Data(text.utf8), limits)
         } catch {
             return .declined(reason: "solver command \(error.description)", confidence: 0)
@@ -83,5 +86,10 @@ public struct ChallengeCommandSolver: Sendable {
 
     static func formatSeconds(_ seconds: TimeInterval) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// `environment` without Moltipass's own variables (`MOLTIPASS_*`, `MOLTBOOK_*`).
+    static func solverEnvironment(_ environment: [String: String]) -> [String: String] {
+        environment.filter { !$0.key.hasPrefix("MOLTIPASS_") && !$0.key.hasPrefix("MOLTBOOK_") }
     }
 }
