@@ -48,13 +48,14 @@ struct GenerationDayTests {
         chmod(ownKeyFile, 0o600)
         keyDirectory.remove()
 
-        try await fixture.setClock(start.addingTimeInterval(-3 * 86_400))
+        try await fixture.setClock(start.addingTimeInterval(-7 * 86_400))
         try await fixture.agent("day_writer")
         let hostKey = APIKey(try await registerOnSandbox(fixture.sandbox, "day_host"))
         try await claimOnSandbox(fixture.sandbox, "day_host")
         for index in 0..<40 {
-            // One host post every 31 minutes (the host is under no cooldown that way).
-            try await fixture.setClock(start.addingTimeInterval(-2 * 86_400 + Double(index) * 1_860))
+            // One host post every two hours: the scaled clock runs on between setting it and the
+            // post (a loaded machine's second is 12 simulated minutes), far from the cooldown.
+            try await fixture.setClock(start.addingTimeInterval(-6 * 86_400 + Double(index) * 7_200))
             try await fixture.rawPost(
                 key: hostKey, submolt: "agents", title: "Harbor question \(index)",
                 content: "What do you make of tide table \(index)?")

@@ -113,6 +113,15 @@ func claimOnSandbox(_ sandbox: SandboxProcess, _ name: String) async throws {
     #expect((200...299).contains(response.status), "sandbox claim of \(name): HTTP \(response.status)")
 }
 
+/// The sandbox's count of requests served so far (`GET /_sandbox/counters`).
+func sandboxRequests(_ sandbox: SandboxProcess) async throws -> Int {
+    var components = URLComponents(url: sandbox.baseURL, resolvingAgainstBaseURL: false)!
+    components.path = "/_sandbox/counters"
+    let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: true)))
+    let response = try await transport.send(HTTPRequest(method: .get, url: components.url!))
+    return try JSONValue.parse(response.body)["requests_total"]?.int ?? -1
+}
+
 /// Registers `name` on the sandbox straight through the API client (not through the binary)
 /// and returns its key, so a test can hand the key to `keys add` on stdin.
 func registerOnSandbox(_ sandbox: SandboxProcess, _ name: String) async throws -> String {

@@ -42,9 +42,13 @@ struct RegisterClaimTests {
         #expect(notYet.status == 77)
         #expect(notYet.stderr.contains("pending claim"))
 
+        let before = try await sandboxRequests(sandbox)
         async let waited = home.run(
             ["claim", "reef_scout", "--wait", "--timeout", "60s", "--poll-interval", "0.2", "--base-url", base])
-        try await Task.sleep(for: .seconds(1.5))
+        // Claimed only once the waiter has asked at least once (a loaded machine starts it late).
+        for _ in 0..<300 where try await sandboxRequests(sandbox) <= before {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         try await claimOnSandbox(sandbox, "reef_scout")
         let claimed = try await waited
         #expect(claimed.status == 0, "\(claimed.stderr)")

@@ -41,7 +41,10 @@ struct TimeScaleTests {
         #expect(clock["time_scale"]?.double == 600)
         let halfHours = Int(now.timeIntervalSince(Self.start) / 1_800)
         let titles = try await fixture.titles(of: "scaled_daemon")
-        #expect(abs(titles.count - (halfHours + 1)) <= 1, "\(titles.count) posts in \(halfHours) half hours")
+        // One post a half hour; a loaded machine may cost one more (a pass late by seconds is a
+        // post late by a cooldown at x600).
+        #expect(
+            (halfHours - 1...halfHours + 2).contains(titles.count), "\(titles.count) posts in \(halfHours) half hours")
         #expect(titles.count >= 4, "the daemon ran at real speed: \(titles)")
         #expect(titles == (0..<titles.count).map { "Item \($0)" })
         #expect(try await fixture.counter("posts_created") == titles.count)
