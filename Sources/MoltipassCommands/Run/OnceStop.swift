@@ -4,8 +4,8 @@ import Generation
 
 /// `run --once` told to stop (SIGTERM from a cron timeout or `timeout(1)`, SIGINT): the generator
 /// programs it started lead process groups of their own, so the signal does not reach them and
-/// they would outlive the run. It ends them (SIGTERM, then SIGKILL half a second later) and exits
-/// as the signal would have (128 + its number). What the run journaled stays; what it had not
+/// they would outlive the run. It kills them and exits as the signal would have (128 + its
+/// number) at once: a run told to stop has no time for a program's grace. What the run journaled stays; what it had not
 /// journaled is planned again by the next run, as after a kill (docs/generation.md).
 public final class OnceStop: Sendable {
     private let sources: SendableBox<[any DispatchSourceSignal]>
@@ -28,11 +28,10 @@ public final class OnceStop: Sendable {
         return OnceStop(sources)
     }
 
+    /// Kills the programs' groups and leaves at once with `_exit`: the pass, which sees its
+    /// program die, must not get to finish and exit with its own status first.
     static func stop(exitingWith status: Int32) {
-        for group in RunningGenerators.groups { kill(-group, SIGTERM) }
-        let deadline = Date().addingTimeInterval(0.5)
-        while !RunningGenerators.groups.isEmpty, Date() < deadline { usleep(20_000) }
         for group in RunningGenerators.groups { kill(-group, SIGKILL) }
-        exit(status)
+        _exit(status)
     }
 }
