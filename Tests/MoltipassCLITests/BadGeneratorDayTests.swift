@@ -277,9 +277,9 @@ struct BadGeneratorDayTests {
             }
             let late = row[1] - row[0]
             // A comment held up by a hanging generator would be 40 simulated minutes late (its 2 s
-            // timeout and 2 s grace at x600); 15 minutes (1.5 s of wall time) absorbs a loaded
-            // machine's scheduling.
-            #expect(late >= 0 && late < 15 * 60, "a comment of occurrence \(row[0]) was sent \(Int(late)) s late")
+            // timeout and 2 s grace at x600); under 35 minutes (3.5 s of wall time) absorbs a
+            // loaded machine's scheduling.
+            #expect(late >= 0 && late < 35 * 60, "a comment of occurrence \(row[0]) was sent \(Int(late)) s late")
         }
         #expect(try await fixture.counter("comments_created") == done.count)
         #expect(
