@@ -30,7 +30,8 @@ struct OnceStopTests {
             ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)],
             environment: fixture.home.environment, directory: fixture.home.directory.url)
         var pid: pid_t?
-        for _ in 0..<300 where pid == nil {
+        let started = Date()
+        while pid == nil, Date().timeIntervalSince(started) < 15 {
             try await Task.sleep(for: .milliseconds(50))
             pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))
                 .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -39,10 +40,11 @@ struct OnceStopTests {
         #expect(kill(program, 0) == 0, "the generator should be running")
         run.send(SIGTERM)
         #expect(await run.waitForExit(timeout: 20) == 143, "\(run.stderr)")
-        var gone = false
-        for _ in 0..<100 where !gone {
+        var gone = kill(program, 0) != 0
+        let killed = Date()
+        while !gone, Date().timeIntervalSince(killed) < 5 {
+            try await Task.sleep(for: .milliseconds(20))
             gone = kill(program, 0) != 0
-            if !gone { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(gone, "the generator program outlived the run")
         #expect(try await fixture.titles(of: "once_stop").isEmpty)
