@@ -20,6 +20,10 @@ extension Recipe {
                     if case .generated(let generated) = action.body { spec = generated } else { spec = nil }
                 case .comment(let action):
                     if case .generated(let generated) = action.content { spec = generated } else { spec = nil }
+                case .reply(let action):
+                    if case .generated(let generated) = action.content { spec = generated } else { spec = nil }
+                case .dm(let action):
+                    if case .generated(let generated) = action.content { spec = generated } else { spec = nil }
                 case .vote, .follow, .unfollow, .subscribe, .unsubscribe:
                     spec = nil
                 }

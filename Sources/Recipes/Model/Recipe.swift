@@ -60,6 +60,10 @@ public enum Action: Sendable, Equatable {
     case subscribe([Located<String>])
     /// Ensure not subscribed to these submolts.
     case unsubscribe([Located<String>])
+    /// Answer inbound comments (issue 22).
+    case reply(ReplyAction)
+    /// Answer direct messages (issue 22).
+    case dm(DirectMessageAction)
 
     /// The action's key in the recipe language.
     public var keyword: String {
@@ -71,10 +75,12 @@ public enum Action: Sendable, Equatable {
         case .unfollow: return "unfollow"
         case .subscribe: return "subscribe"
         case .unsubscribe: return "unsubscribe"
+        case .reply: return "reply"
+        case .dm: return "dm"
         }
     }
 
-    static let keywords = ["post", "comment", "vote", "follow", "unfollow", "subscribe", "unsubscribe"]
+    static let keywords = ["post", "comment", "vote", "follow", "unfollow", "subscribe", "unsubscribe", "reply", "dm"]
 }
 
 extension Recipe {
