@@ -56,6 +56,14 @@ extension AccountPass {
             } catch {
                 return .fetched(.failure(error))
             }
+        case .fetchInbound(let query):
+            return .inbound(await fetchInbound(query))
+        case .inboundDisposition(let skipped, let wanted):
+            inbox.skipped.formUnion(skipped)
+            inbox.wanted.formUnion(wanted)
+        case .inboundDeclined(let id):
+            inbox.wanted.remove(id)
+            inbox.skipped.insert(id)
         case .loadContentLedger:
             return .contentLedger(await contentSightings())
         case .generate(let request):

@@ -28,6 +28,28 @@ extension AccountPass {
             return .settled
         }
         do {
+            switch write.kind {
+            case .reply:
+                guard let existing = try await Reconciler.ownReply(write, agent: identity, client: client) else {
+                    return .proceed
+                }
+                await finish(entry, write, remoteID: existing.id, challenge: nil)
+                report.items.append(
+                    item(entry, write.summary, .done, "already answered on the server (comment \(existing.id)); not sent again"))
+                return .settled
+            case .directMessage:
+                guard
+                    let existing = try await Reconciler.ownMessage(
+                        after: target, in: write.conversation ?? "", agent: identity, client: client)
+                else { return .proceed }
+                await finish(entry, write, remoteID: existing.id, challenge: nil)
+                report.items.append(
+                    item(entry, write.summary, .done, "already answered in the conversation (message \(existing.id)); not sent again"))
+                return .settled
+            case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow,
+                .subscribe, .unsubscribe, .approveRequest:
+                break
+            }
             if write.kind == .comment {
                 // A selector's target takes one comment of the agent, whatever its text; a named
                 // post may take one a day (a daily thread): there, only the same text counts.

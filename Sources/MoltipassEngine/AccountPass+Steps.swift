@@ -67,6 +67,9 @@ extension AccountPass {
         case .unfollow: (.follow, "no")
         case .subscribe: (.subscribe, "yes")
         case .unsubscribe: (.subscribe, "no")
+        case .reply: (.reply, nil)
+        case .directMessage: (.dm, nil)
+        case .approveRequest: (.dmApprove, nil)
         }
     }
 }
@@ -77,7 +80,10 @@ struct DoneTargets: Sendable {
     /// the first off, a second comment repeat it). Every kind is decided, so a new one is too.
     static let journaledOnce = PlannedWrite.Kind.allCases.filter { kind in
         switch kind {
-        case .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: true
+        // An answer is given once per trigger, ever: a journaled one counts in any state.
+        case .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .reply, .directMessage,
+            .approveRequest:
+            true
         case .post, .follow, .unfollow, .subscribe, .unsubscribe: false
         }
     }

@@ -29,6 +29,8 @@ final class AccountPass {
     /// What the pass remembers: the limiter and account info as stored, votes being restored,
     /// the journal context of report lines, the duplicate guard's sightings.
     var memo = Memo()
+    /// What the pass read of the agent's inbox, and what its steps made of it (issue 22).
+    var inbox = InboxPass()
 
     var store: any StateStore { runner.store }
     var logger: Logger { runner.logger }
@@ -116,6 +118,8 @@ final class AccountPass {
             snapshot: snapshot, now: now)
         let start = now
         await drive(decide { $0.tick(now: start) }, into: &report)
+        await markInboxRead(into: &report)
+        await readRequestsForStatus()
         await endPass()
         if let pausedUntil = access.pausedUntil {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])
@@ -142,11 +146,13 @@ final class AccountPass {
             agent, runner.configuration.holder, now, runner.configuration.releaseLeases
         )
         let cutOff = runner.configuration.journalCutOff(at: now)
+        let summary = inboxSummary()
         let keepContent = now.addingTimeInterval(-duplicateWindow)
         do {
             let pruned = try await store.transaction { transaction in
                 try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
                 try await transaction.recordHeartbeat(heartbeat)
+                try await summary?.write(account: agent, at: now, in: transaction)
                 var pruned = 0
                 if let cutOff { pruned = try await transaction.pruneJournal(account: agent, doneCreatedBefore: cutOff) }
                 if let cutOff {

@@ -51,10 +51,10 @@ struct ContentFingerprint: Sendable, Equatable {
         switch write.kind {
         case .post:
             self.init(text: [write.title, write.content, write.url].compactMap { $0 }.joined(separator: "\n"))
-        case .comment:
+        case .comment, .reply:
             self.init(text: write.content ?? "")
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
-            .unsubscribe:
+            .unsubscribe, .directMessage, .approveRequest:
             return nil
         }
     }

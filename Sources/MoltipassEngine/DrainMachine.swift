@@ -132,9 +132,9 @@ struct DrainMachine {
     /// limits that endpoint's class, never every write.
     static func windowClass(of write: PlannedWrite) -> LimitClass {
         switch write.kind {
-        case .post, .comment: write.limitClass
+        case .post, .comment, .reply, .directMessage: write.limitClass
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
-            .unsubscribe:
+            .unsubscribe, .approveRequest:
             .write
         }
     }

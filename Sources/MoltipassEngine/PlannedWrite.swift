@@ -17,6 +17,16 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         case unfollow
         case subscribe
         case unsubscribe
+        /// A comment answering an inbound comment or mention (issue 22): `target` is the trigger
+        /// (a comment id, or `post:ID` for a post that mentions the agent), `post` the post it is
+        /// on, `parentID` the comment answered. Answered at most once per trigger, ever.
+        case reply
+        /// A direct message answering the latest message of a conversation: `target` is that
+        /// message's id, `conversation` the conversation.
+        case directMessage = "dm"
+        /// Approving a pending DM request a recipe names (`approve_from:`): `target` is the
+        /// conversation (request) id.
+        case approveRequest = "dm_approve"
     }
 
     public var kind: Kind
@@ -34,6 +44,13 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     /// The content-queue item a post took (`QueueLedger.fingerprint`), so an expired or
     /// cancelled post gives it back to the queue. Not part of `contentHash`.
     public var queueItem: String?
+    /// The post a reply is on (`reply`).
+    public var post: String?
+    /// The DM conversation a message goes to (`dm`).
+    public var conversation: String?
+    /// What a reply or message answers, in words (`@bob: "first words…"`), for reports and
+    /// `plan`. Not part of `contentHash`.
+    public var about: String?
 
     public init(
         kind: Kind, target: String? = nil, submolt: String? = nil, title: String? = nil, content: String? = nil,
@@ -50,7 +67,8 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, target, submolt, title, content, url, parentID, oncePerTarget, queueItem
+        case kind, target, submolt, title, content, url, parentID, oncePerTarget, queueItem, post, conversation,
+            about
     }
 
     /// `Codable`'s shape; `oncePerTarget` is absent from journals written before it existed.
@@ -66,6 +84,9 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
             parentID: try container.decodeIfPresent(String.self, forKey: .parentID),
             oncePerTarget: try container.decodeIfPresent(Bool.self, forKey: .oncePerTarget) ?? false)
         queueItem = try container.decodeIfPresent(String.self, forKey: .queueItem)
+        post = try container.decodeIfPresent(String.self, forKey: .post)
+        conversation = try container.decodeIfPresent(String.self, forKey: .conversation)
+        about = try container.decodeIfPresent(String.self, forKey: .about)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,13 +100,18 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         try container.encodeIfPresent(parentID, forKey: .parentID)
         if oncePerTarget { try container.encode(true, forKey: .oncePerTarget) }
         try container.encodeIfPresent(queueItem, forKey: .queueItem)
+        try container.encodeIfPresent(post, forKey: .post)
+        try container.encodeIfPresent(conversation, forKey: .conversation)
+        try container.encodeIfPresent(about, forKey: .about)
     }
 
     /// The action's own limit class (every write also counts as `.write`).
     public var limitClass: LimitClass {
         switch kind {
         case .post: .post
-        case .comment: .comment
+        case .comment, .reply: .comment
+        case .directMessage: .dm
+        case .approveRequest: .write
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: .vote
         case .follow, .unfollow: .follow
         case .subscribe, .unsubscribe: .subscribe
@@ -105,14 +131,16 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         switch kind {
         case .upvotePost, .upvoteComment: .up
         case .downvotePost, .downvoteComment: .down
-        case .post, .comment, .follow, .unfollow, .subscribe, .unsubscribe: nil
+        case .post, .comment, .follow, .unfollow, .subscribe, .unsubscribe, .reply, .directMessage, .approveRequest:
+            nil
         }
     }
 
     /// SHA-256 over the rendered fields, hex: part of the idempotency key.
     public var contentHash: String {
-        let text = [kind.rawValue, target, submolt, title, content, url, parentID].map { $0 ?? "∅" }
-            .joined(separator: "\u{1F}")
+        // `post` and `conversation` only when set: hashes (and so keys) of older kinds stay as they were.
+        let fields = [kind.rawValue, target, submolt, title, content, url, parentID] + [post, conversation].filter { $0 != nil }
+        let text = fields.map { $0 ?? "∅" }.joined(separator: "\u{1F}")
         return SHA256.hash(data: Data(text.utf8)).hexString
     }
 
@@ -129,6 +157,9 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
         case .unfollow: "unfollow \(target ?? "?")"
         case .subscribe: "subscribe m/\(target ?? "?")"
         case .unsubscribe: "unsubscribe m/\(target ?? "?")"
+        case .reply: "reply to \(about ?? target ?? "?"): \"\(Self.excerpt(content ?? ""))\""
+        case .directMessage: "dm \(about ?? conversation ?? "?"): \"\(Self.excerpt(content ?? ""))\""
+        case .approveRequest: "approve DM request \(about ?? target ?? "?")"
         }
     }
 
@@ -168,7 +199,7 @@ extension PlannedWrite {
         var fields: [String: JSONValue] = ["kind": .string(kind.rawValue)]
         for (key, value) in [
             ("target", target), ("submolt", submolt), ("title", title), ("content", content), ("url", url),
-            ("parentID", parentID),
+            ("parentID", parentID), ("post", post), ("conversation", conversation), ("about", about),
         ] {
             if let value { fields[key] = .string(value) }
         }
@@ -191,7 +222,8 @@ extension PlannedWrite {
         }
         guard let target = text("target"), let submolt = text("submolt"), let title = text("title"),
             let content = text("content"), let url = text("url"), let parentID = text("parentID"),
-            let queueItem = text("queueItem")
+            let queueItem = text("queueItem"), let post = text("post"), let conversation = text("conversation"),
+            let about = text("about")
         else { return nil }
         let once: Bool
         switch fields["oncePerTarget"] {
@@ -203,6 +235,9 @@ extension PlannedWrite {
             kind: kind, target: target, submolt: submolt, title: title, content: content, url: url, parentID: parentID,
             oncePerTarget: once)
         self.queueItem = queueItem
+        self.post = post
+        self.conversation = conversation
+        self.about = about
     }
 }
 
@@ -211,7 +246,9 @@ extension PlannedWrite.Kind {
     public var isMembership: Bool {
         switch self {
         case .follow, .unfollow, .subscribe, .unsubscribe: true
-        case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: false
+        case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .reply, .directMessage,
+            .approveRequest:
+            false
         }
     }
 }
@@ -220,9 +257,11 @@ extension PlannedWrite.Kind {
     /// A post or comment: text the duplicate guard fingerprints.
     public var carriesText: Bool {
         switch self {
-        case .post, .comment: true
+        case .post, .comment, .reply: true
+        // A direct message is private to one conversation: Moltbook's duplicate-content rule is
+        // about public posts and comments, and an agent may well say "thanks" in two chats.
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
-            .unsubscribe:
+            .unsubscribe, .directMessage, .approveRequest:
             false
         }
     }
@@ -234,7 +273,9 @@ extension PlannedWrite.Kind {
     public var targetsPost: Bool {
         switch self {
         case .comment, .upvotePost, .downvotePost: true
-        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe, .reply,
+            .directMessage, .approveRequest:
+            false
         }
     }
 
@@ -244,8 +285,11 @@ extension PlannedWrite.Kind {
     /// back only after a lost answer), not memberships (idempotent on the server).
     public var checksServerFirst: Bool {
         switch self {
-        case .comment, .upvotePost, .downvotePost: true
-        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe: false
+        // A reply: the post's comments (an answer of the agent's under the trigger is the answer);
+        // a message: the conversation (the agent's message after the trigger is the answer).
+        case .comment, .upvotePost, .downvotePost, .reply, .directMessage: true
+        case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe, .approveRequest:
+            false
         }
     }
 }

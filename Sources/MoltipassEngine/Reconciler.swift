@@ -64,6 +64,40 @@ public enum Reconciler {
             }
         case .upvoteComment, .downvoteComment:
             return .unknowable
+        case .reply:
+            let match = try await ownReply(write, agent: agent, client: client)
+            return match.map { .applied(remoteID: $0.id) } ?? .notApplied
+        case .directMessage:
+            let match = try await ownMessage(after: write.target ?? "", in: write.conversation ?? "", agent: agent, client: client)
+            return match.map { .applied(remoteID: $0.id) } ?? .notApplied
+        case .approveRequest:
+            // Still pending: not applied. Gone from the pending requests: approved (or withdrawn,
+            // which a second approval cannot change either).
+            let pending = try await client.dmRequests().value
+            return pending.contains { $0.id == write.target } ? .notApplied : .applied(remoteID: nil)
+        }
+    }
+
+    /// The agent's answer to a reply's trigger: any comment of its under the comment answered
+    /// (whatever its text: one answer per trigger), or, for a post that mentions the agent, a
+    /// top-level comment with the same text.
+    public static func ownReply(_ write: PlannedWrite, agent: AgentIdentity, client: MoltbookClient)
+        async throws(APIError) -> Comment?
+    {
+        try await ownComment(
+            on: write.post ?? "", parentID: write.parentID, content: write.parentID == nil ? write.content : nil,
+            agent: agent, client: client)
+    }
+
+    /// A message of the agent's in `conversation` after the message `triggerID`, if the server
+    /// shows one. Reading a conversation marks it read (the server's choice, §1.9).
+    public static func ownMessage(
+        after triggerID: String, in conversation: String, agent: AgentIdentity, client: MoltbookClient
+    ) async throws(APIError) -> DMMessage? {
+        let messages = try await client.dmConversation(id: conversation).value.messages
+        guard let index = messages.firstIndex(where: { $0.id == triggerID }) else { return nil }
+        return messages[(index + 1)...].first { message in
+            message.senderName.map { agent.isSelf(AuthorRef(id: nil, name: $0)) } ?? false
         }
     }
 

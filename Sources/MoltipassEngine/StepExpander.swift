@@ -24,11 +24,15 @@ public struct StepExpander: Sendable {
         public var target: Post?
         /// The topic queue's item the post is about, rendered (`title`, `content`, `url`).
         public var topic: [String: String]?
+        /// What a reply or message answers, with its thread (issue 22).
+        public var trigger: Inbound?
     }
 
     /// Why a step produced nothing.
     public enum Outcome: Sendable, Equatable {
         case writes([Expanded])
+        /// A `reply:` or `dm:` step: the answers, and the inbound items passed over with why.
+        case answers([Expanded], skipped: [InboundPlanner.Skip])
         /// The content queue is exhausted.
         case queueEmpty(String)
     }
@@ -69,14 +73,14 @@ public struct StepExpander: Sendable {
     /// the journal keeps the first, and a retry sends that one.
     func generated(
         _ write: PlannedWrite, step: Int, spec: GeneratorSpec, target: Post? = nil, topic: [String: String]? = nil,
-        queueIndex: Int? = nil
+        queueIndex: Int? = nil, trigger: Inbound? = nil
     ) -> Expanded {
         Expanded(
             key: PlannedWrite.idempotencyKey(
                 recipe: recipeID, job: job.id.value, occurrence: occurrence.nominal, step: step, target: write.target,
                 contentHash: Self.generatedMarker),
             write: write, contentHash: "", step: step, queueIndex: queueIndex,
-            generation: PendingText(spec: spec, target: target, topic: topic))
+            generation: PendingText(spec: spec, target: target, topic: topic, trigger: trigger))
     }
 
     /// What stands for the text in a generated write's key.
@@ -93,7 +97,7 @@ public struct StepExpander: Sendable {
     ///   - identity: who the agent is on the server (`not_mine`); the recipe's agent name by default.
     public func expand(
         step index: Int, queuePosition: Int, now: Date, identity: AgentIdentity? = nil,
-        selection: [Post] = [], alreadyDone: (PlannedWrite.Kind, String) -> Bool
+        selection: [Post] = [], inbound: InboundRead? = nil, alreadyDone: (PlannedWrite.Kind, String) -> Bool
     ) -> Outcome {
         let identity = identity ?? AgentIdentity(name: recipe.agent.value)
         let step = job.steps[index]
@@ -191,6 +195,47 @@ public struct StepExpander: Sendable {
             return .writes(ensure(.subscribe, names.map(\.value), step: index, alreadyDone: alreadyDone))
         case .unsubscribe(let names):
             return .writes(ensure(.unsubscribe, names.map(\.value), step: index, alreadyDone: alreadyDone))
+        case .reply(let action):
+            let plan = withoutActuallyEscaping(alreadyDone) { done in
+                InboundPlanner(identity: identity, now: now, alreadyDone: done).replies(inbound?.items ?? [], action: action)
+            }
+            return .answers(
+                plan.accepted.map { answer(.reply, to: $0, content: action.content, step: index) },
+                skipped: plan.skipped)
+        case .dm(let action):
+            let read = inbound ?? InboundRead()
+            let (approved, plan) = withoutActuallyEscaping(alreadyDone) { done in
+                let planner = InboundPlanner(identity: identity, now: now, alreadyDone: done)
+                return (planner.approvals(read.requests, approve: action.approve), planner.messages(read.items, action: action))
+            }
+            let approvals = approved.map { request in
+                var write = PlannedWrite(kind: .approveRequest, target: request.id)
+                write.about = "from @\(request.from)"
+                return expanded(write, step: index)
+            }
+            return .answers(
+                approvals + plan.accepted.map { answer(.directMessage, to: $0, content: action.content, step: index) },
+                skipped: plan.skipped)
+        }
+    }
+
+    /// The write answering `trigger`: a reply under the comment (or on the post that mentions
+    /// the agent), or a message in the conversation.
+    func answer(_ kind: PlannedWrite.Kind, to trigger: Inbound, content: CommentText, step: Int) -> Expanded {
+        var write = PlannedWrite(kind: kind, target: trigger.id)
+        write.about = trigger.about
+        if kind == .reply {
+            write.post = trigger.postID
+            write.parentID = trigger.commentID
+        } else {
+            write.conversation = trigger.conversationID
+        }
+        switch content {
+        case .template(let template):
+            write.content = template.render(context(target: trigger.templateFields))
+            return expanded(write, step: step)
+        case .generated(let spec):
+            return generated(write, step: step, spec: spec, trigger: trigger)
         }
     }
 

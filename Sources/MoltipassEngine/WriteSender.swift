@@ -62,8 +62,28 @@ public enum WriteSender {
                 return membership(try await client.subscribe(submolt: write.target ?? ""))
             case .unsubscribe:
                 return membership(try await client.unsubscribe(submolt: write.target ?? ""))
+            case .reply:
+                let response = try await client.createComment(
+                    postID: write.post ?? "", content: write.content ?? "", parentID: write.parentID)
+                return .done(
+                    remoteID: response.value.item?.id, challenge: response.value.challenge,
+                    rateLimit: response.rateLimit, status: response.status)
+            case .directMessage:
+                let response = try await client.sendDM(
+                    conversationID: write.conversation ?? "", message: write.content ?? "")
+                return .done(
+                    remoteID: response.value?.id, challenge: nil, rateLimit: response.rateLimit,
+                    status: response.status)
+            case .approveRequest:
+                let response = try await client.approveDMRequest(id: write.target ?? "")
+                return .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
             }
         } catch {
+            // A 403 on a DM route says this conversation or this agent's age, not the key
+            // (moltbook-api.md §6.1: one route's refusal is not proof the key is bad).
+            if error.code == .forbidden, write.limitClass == .dm || write.kind == .approveRequest {
+                return .rejected(error)
+            }
             return classify(error)
         }
     }

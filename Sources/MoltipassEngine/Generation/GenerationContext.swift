@@ -30,9 +30,49 @@ struct GenerationContext {
     var thread: [Comment] = []
     /// The topic a post is about (the topic queue's item: the operator's own text).
     var topic: [String: String]?
+    /// What a reply or direct message answers (issue 22), with its thread.
+    var trigger: Inbound?
 
     static let schema = 1
-    static let untrustedFields = ["target.title", "target.content", "target.author", "target.url", "thread"]
+    static let untrustedFields = [
+        "target.title", "target.content", "target.author", "target.url", "thread", "trigger.author", "trigger.content",
+    ]
+
+    /// The action's name in the context: `post`, `comment`, or `reply` / `dm` for answers.
+    var action: String {
+        switch kind {
+        case .post: "post"
+        case .reply: "reply"
+        case .directMessage: "dm"
+        case .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
+            .unsubscribe, .approveRequest:
+            "comment"
+        }
+    }
+
+    /// The thread as the context gives it: a reply's comments, or an answer's inbound thread.
+    var threadJSON: [JSONValue] {
+        if let trigger {
+            return trigger.thread.map {
+                [
+                    "author": .string($0.author), "content": .string($0.content), "mine": .bool($0.mine),
+                    "untrusted": .bool(!$0.mine),
+                ]
+            }
+        }
+        return thread.map {
+            [
+                "id": .string($0.id), "author": $0.author.map { .string($0.name) } ?? .null,
+                "content": .string($0.content), "untrusted": .bool(true),
+            ]
+        }
+    }
+
+    /// The thread as prompt text (`author: text` lines).
+    var threadText: String {
+        if let trigger { return trigger.thread.map { "\($0.author): \($0.content)" }.joined(separator: "\n") }
+        return thread.map { "\($0.author?.name ?? "someone"): \($0.content)" }.joined(separator: "\n")
+    }
 
     var limits: [String: JSONValue] {
         kind == .post
@@ -48,23 +88,25 @@ struct GenerationContext {
     var json: JSONValue {
         var object: [String: JSONValue] = [
             "schema": .number(Double(Self.schema)), "agent": .string(agent), "recipe": .string(recipe),
-            "job": .string(job), "step": .number(Double(step)), "action": .string(kind == .post ? "post" : "comment"),
+            "job": .string(job), "step": .number(Double(step)), "action": .string(action),
             "occurrence": .string(MoltbookDateText.iso(occurrence)), "key": .string(key),
             "attempt": .number(Double(attempt)), "limits": .object(limits),
             "recent_titles": .array(recentTitles.map(JSONValue.string)),
-            "thread": .array(
-                thread.map {
-                    [
-                        "id": .string($0.id), "author": $0.author.map { .string($0.name) } ?? .null,
-                        "content": .string($0.content), "untrusted": .bool(true),
-                    ]
-                }),
+            "thread": .array(threadJSON),
             "untrusted": .array(Self.untrustedFields.map(JSONValue.string)),
         ]
         object["refused_because"] = refusal.map(JSONValue.string) ?? .null
         object["submolt"] = submolt.map(JSONValue.string) ?? .null
         object["reply_to"] = replyTo.map(JSONValue.string) ?? .null
         object["topic"] = topic.map { .object($0.mapValues(JSONValue.string)) } ?? .null
+        object["trigger"] =
+            trigger.map {
+                .object([
+                    "kind": .string($0.kind), "id": .string($0.id), "author": .string($0.author),
+                    "content": .string($0.content), "post_id": $0.postID.map(JSONValue.string) ?? .null,
+                    "conversation_id": $0.conversationID.map(JSONValue.string) ?? .null, "untrusted": .bool(true),
+                ])
+            } ?? .null
         if let target {
             object["target"] = .object([
                 "id": .string(target.id), "title": .string(target.title),
@@ -82,15 +124,24 @@ struct GenerationContext {
     /// The prompt placeholders (`Template.Segment.context`), untrusted ones fenced.
     var placeholders: [String: String] {
         var fields: [String: String] = [
-            "action": kind == .post ? "post" : "comment", "max_length": String(maxLength),
-            "thread": thread.isEmpty
-                ? ""
-                : Self.fenced(thread.map { "\($0.author?.name ?? "someone"): \($0.content)" }.joined(separator: "\n")),
+            "action": action, "max_length": String(maxLength),
+            "thread": threadText.isEmpty ? "" : Self.fenced(threadText),
             "recent_titles": recentTitles.joined(separator: "\n"),
             // The whole context holds other agents' text too: fenced as a whole.
             "context": Self.fenced(String(decoding: json.encoded(), as: UTF8.self)),
         ]
         for (field, value) in topic ?? [:] { fields["topic." + field] = value }
+        if let trigger {
+            fields["trigger.author"] = Self.fenced(trigger.author)
+            fields["trigger.content"] = Self.fenced(trigger.content)
+            fields["trigger.id"] = trigger.id
+            fields["trigger.kind"] = trigger.kind
+            fields["trigger.thread"] = Self.fenced(trigger.threadText)
+            if let postID = trigger.postID {
+                fields["post.id"] = postID
+                fields["post.title"] = Self.fenced(trigger.postTitle ?? "")
+            }
+        }
         if let target {
             fields["post.id"] = target.id
             fields["post.title"] = Self.fenced(target.title)

@@ -37,7 +37,7 @@ extension GenerationRequest {
             agent: agent, recipe: recipe.name, job: job.id.value, step: expanded.step, kind: expanded.write.kind,
             occurrence: occurrence.nominal, key: expanded.key, attempt: attempt, refusal: refusal,
             submolt: expanded.write.submolt, target: pending.target, replyTo: expanded.write.parentID,
-            recentTitles: recentTitles, thread: thread, topic: pending.topic)
+            recentTitles: recentTitles, thread: thread, topic: pending.topic, trigger: pending.trigger)
         var system: String?
         var prompt: String?
         if case .openAI(let endpoint) = pending.spec.source {

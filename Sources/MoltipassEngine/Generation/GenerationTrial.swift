@@ -42,7 +42,9 @@ public struct GenerationTrial: Sendable {
             case .post(let id, let replyTo): target = .named(post: id.value, replyTo: replyTo?.value)
             case .selected: target = .selected
             }
-        case .vote, .follow, .unfollow, .subscribe, .unsubscribe:
+        // Answers are generated for an inbound item a pass reads; `moltipass generate` does not
+        // take one (documented in docs/generation.md).
+        case .vote, .follow, .unfollow, .subscribe, .unsubscribe, .reply, .dm:
             return nil
         }
         (self.recipe, self.job, self.step, self.now, self.environment) = (recipe, job, step, now, environment)

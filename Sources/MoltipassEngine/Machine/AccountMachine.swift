@@ -74,6 +74,14 @@ struct AccountMachine {
         case prepareClient
         /// Read the posts a selector names, through the client and the limiter (→ `.fetched`).
         case fetch(Selector)
+        /// Read a `reply:` or `dm:` step's inbound items (→ `.inbound`); once per pass per kind.
+        case fetchInbound(InboundQuery)
+        /// Which inbound items a step passed over for good and which it wants answered: the
+        /// driver marks a post's notifications read only when each of its items is settled.
+        case inboundDisposition(skipped: Set<String>, wanted: Set<String>)
+        /// A wanted item whose answer the generator declined or whose texts were all refused:
+        /// passed over for good after all.
+        case inboundDeclined(String)
         /// Read the duplicate guard's sightings (→ `.contentLedger`).
         case loadContentLedger
         /// Read the targets already acted on (→ `.facts`).
@@ -103,6 +111,7 @@ struct AccountMachine {
         case reloaded(Snapshot)
         case clientPrepared(identity: AgentIdentity, known: Bool)
         case fetched(Result<[Post], any Error>)
+        case inbound(Result<InboundRead, any Error>)
         case contentLedger([String: ContentSighting])
         /// The targets already acted on; nil when the store failed (nothing is planned then).
         case facts(DoneTargets?)
@@ -186,6 +195,8 @@ struct AccountMachine {
             return plan(.clientPrepared(identity: identity, known: known))
         case .fetched(let result):
             return plan(.fetched(result))
+        case .inbound(let result):
+            return plan(.inbound(result))
         case .contentLedger(let seen):
             return plan(.contentLedger(seen))
         case .facts(let facts?):
@@ -304,11 +315,11 @@ extension AccountMachine.Action {
     var isQuestion: Bool {
         switch self {
         case .dropStale, .reload, .prepareClient, .fetch, .loadContentLedger, .loadFacts, .journal, .readPending,
-            .settleChallenges, .attempt, .generate, .readThread:
+            .settleChallenges, .attempt, .generate, .readThread, .fetchInbound:
             true
         case .line, .due, .dryQueue, .transientFailure, .duplicateSkipped, .reportPending, .markUnreadable,
             .saveLimiter, .generationPending, .generationFailed, .generationRefused,
-            .generationSucceeded:
+            .generationSucceeded, .inboundDisposition, .inboundDeclined:
             false
         }
     }

@@ -27,6 +27,9 @@ struct JobWork {
         var stage = Stage.start
         var clientAsked = false
         var selection: Result<[Post], any Error>?
+        /// A `reply:` or `dm:` step's inbound items, once read.
+        var inbound: Result<InboundRead, any Error>?
+        var inboundRead: InboundRead?
         var generation: PlanningMachine.GenerationWork?
     }
 

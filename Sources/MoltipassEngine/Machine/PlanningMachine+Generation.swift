@@ -125,6 +125,7 @@ extension PlanningMachine {
             next()
         case .skip(let reason):
             actions.append(.line(line(work.recipe, work.job, what, .skipped, "the generator skipped it: \(reason)")))
+            settledForGood(expanded, into: &actions)
             next()
         case .failed(let reason):
             actions.append(
@@ -148,6 +149,7 @@ extension PlanningMachine {
                         .line(line(work.recipe, work.job, what, .skipped, reason + "; skipped for this occurrence")))
                     // Not a failure of this run, but a streak of them needs someone (health).
                     actions.append(.generationRefused(job: "\(work.recipe.name)/\(work.job.id.value)", reason: reason))
+                    settledForGood(expanded, into: &actions)
                     next()
                     return
                 }
@@ -155,6 +157,14 @@ extension PlanningMachine {
                 generation.refusal = refusal.reason
             }
         }
+    }
+
+    /// An answer the generator declined, or whose every text was refused, is passed over for good:
+    /// its notifications may be marked read (a failure is not: the next pass tries again).
+    private func settledForGood(_ expanded: StepExpander.Expanded, into actions: inout [Action]) {
+        guard expanded.write.kind == .reply || expanded.write.kind == .directMessage, let id = expanded.write.target
+        else { return }
+        actions.append(.inboundDeclined(id))
     }
 
     /// The write with the generated text, or why the text cannot be sent.
@@ -211,6 +221,9 @@ extension PlanningMachine {
         switch write.kind {
         case .post: "post to m/\(write.submolt ?? "?") (generated)"
         case .comment: "comment on \(write.target ?? "?") (generated)"
+        case .reply: "reply to \(write.about ?? write.target ?? "?") (generated)"
+        case .directMessage: "dm \(write.about ?? write.conversation ?? "?") (generated)"
+        case .approveRequest: write.summary
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
             .unsubscribe:
             write.summary

@@ -34,9 +34,14 @@ extension PlanningMachine {
         case .queueEmpty(let path):
             actions.append(.line(line(recipe, job, "post from queue", .skipped, "content queue \(path) is empty")))
             actions.append(.dryQueue("\(recipe.name)/\(job.id.value): \(path)"))
+        case .writes(let found) where found.isEmpty && Self.inbound(of: step) != nil:
+            actions.append(.line(line(recipe, job, step.action.keyword, .skipped, "nothing to answer")))
         case .writes(let found) where found.isEmpty && Self.selects(step):
             actions.append(
                 .line(line(recipe, job, step.action.keyword, .skipped, "the selector found no post to act on")))
+        case .answers(let found, _):
+            // Turned into `.writes` by the planning before it records (`PlanningMachine.step`).
+            record(.writes(found), occurrence: occurrence, queue: queue, in: &work, into: &actions)
         case .writes(var writes):
             writes = withoutDuplicates(writes, in: &work, queue: queue, into: &actions)
             if let cap = Self.maxPerDay(step) {

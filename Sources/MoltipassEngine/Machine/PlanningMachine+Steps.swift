@@ -4,15 +4,25 @@ import Recipes
 
 /// What planning asks of a step, and the duplicate guard's check of what it expanded to.
 extension PlanningMachine {
-    /// Whether the step picks its targets with a selector (so finding none is worth a line).
-    static func selects(_ step: Step) -> Bool { selector(of: step) != nil }
+    /// Whether the step picks its targets with a selector or answers inbound items (so finding
+    /// none is worth a line).
+    static func selects(_ step: Step) -> Bool { selector(of: step) != nil || inbound(of: step) != nil }
+
+    /// What a `reply:` or `dm:` step reads: its inbound selector, and whether it is about DMs.
+    static func inbound(of step: Step) -> InboundQuery? {
+        switch step.action {
+        case .reply(let action): InboundQuery(select: action.select, messages: false)
+        case .dm(let action): InboundQuery(select: action.select, messages: true)
+        case .post, .comment, .vote, .follow, .unfollow, .subscribe, .unsubscribe: nil
+        }
+    }
 
     /// The step's selector, if it picks its targets with one.
     static func selector(of step: Step) -> Selector? {
         switch step.action {
         case .comment(let action): if case .selected(let selector) = action.target { return selector }
         case .vote(let action): if case .selected(let selector) = action.target { return selector }
-        case .post, .follow, .unfollow, .subscribe, .unsubscribe: break
+        case .post, .follow, .unfollow, .subscribe, .unsubscribe, .reply, .dm: break
         }
         return nil
     }
@@ -23,6 +33,8 @@ extension PlanningMachine {
         case .post(let action): action.maxPerDay
         case .comment(let action): action.maxPerDay
         case .vote(let action): action.maxPerDay
+        case .reply(let action): action.maxPerDay
+        case .dm(let action): action.maxPerDay
         case .follow, .unfollow, .subscribe, .unsubscribe: nil
         }
     }

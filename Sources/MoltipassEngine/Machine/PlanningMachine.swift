@@ -72,6 +72,8 @@ struct PlanningMachine {
         case generated(GenerationAnswer)
         /// The post and thread a generated comment answers (nil: not readable now).
         case thread(GenerationThread?)
+        /// A `reply:` or `dm:` step's inbound items, or why they could not be read.
+        case inbound(Result<InboundRead, any Error>)
     }
 
     /// Runs the loop until it needs an answer (the last action returned) or has planned every
@@ -122,6 +124,8 @@ struct PlanningMachine {
             work.at.generation?.answer = answer
         case .thread(let thread):
             work.at.generation?.thread = .some(thread)
+        case .inbound(let result):
+            work.at.inbound = result
         }
         progress.work = work
         return advance()
@@ -228,6 +232,9 @@ struct PlanningMachine {
             work.at.stage = .selecting(position: position)
             return self.step(&work, into: &actions)
         case .selecting(let position):
+            if let query = Self.inbound(of: step) {
+                return selectInbound(query, position: position, in: &work, into: &actions)
+            }
             guard Self.selects(step), let selector = Self.selector(of: step) else {
                 work.at.stage = .expanding(position: position, selection: [])
                 return self.step(&work, into: &actions)
@@ -263,9 +270,14 @@ struct PlanningMachine {
             }
         case .expanding(let position, let selection):
             let facts = known.facts ?? DoneTargets()
-            let outcome = expander.expand(
+            var outcome = expander.expand(
                 step: work.at.step, queuePosition: position, now: now, identity: known.identity, selection: selection,
-                alreadyDone: { facts.contains($0, $1) })
+                inbound: work.at.inboundRead, alreadyDone: { facts.contains($0, $1) })
+            work.at.inboundRead = nil
+            if case .answers(let writes, let skipped) = outcome {
+                report(skipped, answering: writes, in: work, into: &actions)
+                outcome = .writes(writes)
+            }
             if known.contentSeen == nil, case .writes(let writes) = outcome,
                 writes.contains(where: \.write.kind.carriesText)
             {
