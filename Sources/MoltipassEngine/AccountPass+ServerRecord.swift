@@ -35,7 +35,9 @@ extension AccountPass {
                 }
                 await finish(entry, write, remoteID: existing.id, challenge: nil)
                 report.items.append(
-                    item(entry, write.summary, .done, "already answered on the server (comment \(existing.id)); not sent again"))
+                    item(
+                        entry, write.summary, .done,
+                        "already answered on the server (comment \(existing.id)); not sent again"))
                 return .settled
             case .directMessage:
                 guard
@@ -44,7 +46,9 @@ extension AccountPass {
                 else { return .proceed }
                 await finish(entry, write, remoteID: existing.id, challenge: nil)
                 report.items.append(
-                    item(entry, write.summary, .done, "already answered in the conversation (message \(existing.id)); not sent again"))
+                    item(
+                        entry, write.summary, .done,
+                        "already answered in the conversation (message \(existing.id)); not sent again"))
                 return .settled
             case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow,
                 .subscribe, .unsubscribe, .approveRequest:

@@ -139,7 +139,8 @@ public struct PlannedWrite: Sendable, Codable, Equatable {
     /// SHA-256 over the rendered fields, hex: part of the idempotency key.
     public var contentHash: String {
         // `post` and `conversation` only when set: hashes (and so keys) of older kinds stay as they were.
-        let fields = [kind.rawValue, target, submolt, title, content, url, parentID] + [post, conversation].filter { $0 != nil }
+        let fields =
+            [kind.rawValue, target, submolt, title, content, url, parentID] + [post, conversation].filter { $0 != nil }
         let text = fields.map { $0 ?? "∅" }.joined(separator: "\u{1F}")
         return SHA256.hash(data: Data(text.utf8)).hexString
     }

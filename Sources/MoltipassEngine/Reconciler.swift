@@ -68,7 +68,8 @@ public enum Reconciler {
             let match = try await ownReply(write, agent: agent, client: client)
             return match.map { .applied(remoteID: $0.id) } ?? .notApplied
         case .directMessage:
-            let match = try await ownMessage(after: write.target ?? "", in: write.conversation ?? "", agent: agent, client: client)
+            let match = try await ownMessage(
+                after: write.target ?? "", in: write.conversation ?? "", agent: agent, client: client)
             return match.map { .applied(remoteID: $0.id) } ?? .notApplied
         case .approveRequest:
             // Still pending: not applied. Gone from the pending requests: approved (or withdrawn,

@@ -197,7 +197,8 @@ public struct StepExpander: Sendable {
             return .writes(ensure(.unsubscribe, names.map(\.value), step: index, alreadyDone: alreadyDone))
         case .reply(let action):
             let plan = withoutActuallyEscaping(alreadyDone) { done in
-                InboundPlanner(identity: identity, now: now, alreadyDone: done).replies(inbound?.items ?? [], action: action)
+                InboundPlanner(identity: identity, now: now, alreadyDone: done).replies(
+                    inbound?.items ?? [], action: action)
             }
             return .answers(
                 plan.accepted.map { answer(.reply, to: $0, content: action.content, step: index) },
@@ -206,7 +207,10 @@ public struct StepExpander: Sendable {
             let read = inbound ?? InboundRead()
             let (approved, plan) = withoutActuallyEscaping(alreadyDone) { done in
                 let planner = InboundPlanner(identity: identity, now: now, alreadyDone: done)
-                return (planner.approvals(read.requests, approve: action.approve), planner.messages(read.items, action: action))
+                return (
+                    planner.approvals(read.requests, approve: action.approve),
+                    planner.messages(read.items, action: action)
+                )
             }
             let approvals = approved.map { request in
                 var write = PlannedWrite(kind: .approveRequest, target: request.id)
