@@ -56,6 +56,9 @@ package struct PlanCollector {
                     title: write?.title, excerpt: write?.content.map { PlannedWrite.excerpt($0, limit: 80) },
                     outcome: outcome, reason: item.reason, until: item.until,
                     occurrence: intent?.intent.occurrence, key: intent?.intent.key))
+            if let write, [.reply, .directMessage, .approveRequest].contains(write.kind) {
+                events[events.count - 1].inReplyTo = write.about
+            }
             // The engine answers challenges itself, with the recipe's solver, as `run` would.
             if outcome == .challenged { challengesIssued += 1 }
             if item.action == "verify", outcome == .done { challengesVerified += 1 }
@@ -87,9 +90,11 @@ package struct PlanCollector {
             server.duplicateRefusals = counters.duplicateRefusals
             server.suspensions = counters.suspensions
         }
-        return PlanResult(
+        var result = PlanResult(
             scenario: scenario, timeZones: zones, events: namingTargets(events),
             summary: summary(tally: tally), server: server)
+        if recipes.contains(where: \.answers) { result.conversations = Self.conversations(in: events) }
+        return result
     }
 
     func summary(tally: PlanTransport.Tally) -> [PlanResult.ClassSummary] {
@@ -160,6 +165,34 @@ package struct PlanCollector {
             named.targetTitle = post.title
             named.targetAuthor = post.author
             return named
+        }
+    }
+
+    /// The conversation lines among `events`: answers (with what they answer), items passed over
+    /// (the engine's "reply to …"/"answer …" lines), and posts marked read.
+    static func conversations(in events: [PlanResult.Event]) -> [PlanResult.Conversation] {
+        events.compactMap { event in
+            let kind: String
+            var trigger = event.inReplyTo ?? ""
+            switch event.action {
+            case PlannedWrite.Kind.reply.rawValue, PlannedWrite.Kind.directMessage.rawValue,
+                PlannedWrite.Kind.approveRequest.rawValue:
+                kind = event.action
+            default:
+                if event.summary.hasPrefix("reply to @") || event.summary.hasPrefix("answer @") {
+                    kind = "skipped"
+                    trigger = String(event.summary.drop { $0 != "@" })
+                } else if event.summary.hasPrefix("mark notifications of post ") {
+                    kind = "mark_read"
+                    trigger =
+                        "post " + event.summary.dropFirst("mark notifications of post ".count).prefix { $0 != " " }
+                } else {
+                    return nil
+                }
+            }
+            return PlanResult.Conversation(
+                time: event.time, agent: event.agent, kind: kind, trigger: trigger, answer: event.excerpt,
+                outcome: event.outcome, reason: event.reason)
         }
     }
 

@@ -33,6 +33,23 @@ extension PlanResult {
             return Self.colour(outcomes[row]) + text + "\u{1B}[0m"
         }
         lines.append("")
+        if let conversations, !conversations.isEmpty {
+            let answered = conversations.filter {
+                $0.kind != "skipped" && $0.kind != "mark_read" && $0.outcome == .done
+            }
+            let passed = conversations.filter { $0.kind == "skipped" }
+            lines.append("conversations: \(answered.count) answered, \(passed.count) passed over")
+            let rows = conversations.map { line in
+                [
+                    Self.local(line.time, zone), line.agent, line.kind, Self.cut(line.trigger, 44),
+                    Self.cut(line.answer ?? "", 36), line.outcome.rawValue, Self.cut(line.reason ?? "", 60),
+                ]
+            }
+            lines += Self.table(
+                header: ["time", "agent", "kind", "trigger", "answer", "outcome", "reason"], rows: rows
+            ) { _, _, text in text }
+            lines.append("")
+        }
         let summaryHeader = [
             "agent", "class", "executed", "deferred", "skipped", "failed", "429s", "challenges",
             "server limits: peak/limit",

@@ -39,6 +39,8 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var occurrence: Date?
         /// The journal's idempotency key of the write.
         public var key: String?
+        /// What an answer answers (`@bob: "first words…"`): replies, messages, approvals (issue 22).
+        public var inReplyTo: String? = nil
     }
 
     /// One agent × class line of the summary.
@@ -119,6 +121,24 @@ public struct PlanResult: Sendable, Codable, Equatable {
     public var events: [Event]
     public var summary: [ClassSummary]
     public var server: Server
+    /// The conversations of the plan (issue 22): each inbound item answered or passed over, each
+    /// DM request approved, each post's notifications marked read, in time order. Nil when the
+    /// recipes answer nothing (the JSON of other plans is as before).
+    public var conversations: [Conversation]? = nil
+
+    /// One line of a conversation.
+    public struct Conversation: Sendable, Codable, Equatable {
+        public var time: Date
+        public var agent: String
+        /// `reply`, `dm`, `dm_approve` (answers), `skipped` (an item passed over), `mark_read`.
+        public var kind: String
+        /// Who said what (`@bob: "first words…"`), or the post whose notifications were marked read.
+        public var trigger: String
+        /// The answer's first words.
+        public var answer: String?
+        public var outcome: Outcome
+        public var reason: String?
+    }
 
     /// The JSON `plan --json` prints: sorted keys, snake_case, ISO-8601 UTC times.
     public func json() throws -> Data {

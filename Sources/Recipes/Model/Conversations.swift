@@ -106,3 +106,17 @@ public struct DirectMessageAction: Sendable, Equatable {
         self.maxPerDay = maxPerDay
     }
 }
+
+extension Recipe {
+    /// Whether a step of the recipe answers other agents (`reply:`, `dm:`).
+    public var answers: Bool {
+        jobs.contains { job in
+            job.steps.contains { step in
+                switch step.action {
+                case .reply, .dm: true
+                case .post, .comment, .vote, .follow, .unfollow, .subscribe, .unsubscribe: false
+                }
+            }
+        }
+    }
+}
