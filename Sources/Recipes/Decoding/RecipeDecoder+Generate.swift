@@ -4,8 +4,9 @@ extension RecipeDecoder {
     static let generateKeys = ["command", "openai", "timeout", "max_output", "attempts", "deny", "env"]
     static let openAIKeys = ["base_url", "model", "system", "prompt", "temperature", "max_tokens", "key", "key_file"]
 
-    /// `generate:` of a post (`hasTarget` false) or a comment (true).
-    func decodeGenerator(_ node: YAMLNode, hasTarget: Bool) -> GeneratorSpec? {
+    /// `generate:` of a post (`hasTarget` false) or a comment (true); `hasTrigger`: of a reply or
+    /// dm step, whose prompts may read `{{ trigger.* }}`.
+    func decodeGenerator(_ node: YAMLNode, hasTarget: Bool, hasTrigger: Bool = false) -> GeneratorSpec? {
         guard let fields = mapping(node, allowed: Self.generateKeys, what: "generate") else { return nil }
         let kinds = ["command", "openai"].filter { fields[$0] != nil }
         guard kinds.count == 1 else {
@@ -19,7 +20,9 @@ extension RecipeDecoder {
         if let command = fields["command"] {
             source = decodeCommand(command).map { .command(arguments: $0) }
         } else {
-            source = fields["openai"].flatMap { decodeChatEndpoint($0, hasTarget: hasTarget) }.map { .openAI($0) }
+            source = fields["openai"].flatMap {
+                decodeChatEndpoint($0, hasTarget: hasTarget, hasTrigger: hasTrigger)
+            }.map { .openAI($0) }
         }
         var spec = GeneratorSpec(source: .command(arguments: []), mark: node.mark)
         if let timeout = fields["timeout"] {
@@ -69,15 +72,20 @@ extension RecipeDecoder {
         return arguments
     }
 
-    func decodeChatEndpoint(_ node: YAMLNode, hasTarget: Bool) -> GeneratorSpec.ChatEndpoint? {
+    func decodeChatEndpoint(_ node: YAMLNode, hasTarget: Bool, hasTrigger: Bool = false) -> GeneratorSpec.ChatEndpoint?
+    {
         guard
             let fields = mapping(
                 node, allowed: Self.openAIKeys, required: ["base_url", "model", "prompt"], what: "openai")
         else { return nil }
         let baseURL = fields["base_url"].flatMap(baseURL)
         let model = fields["model"].flatMap { string($0, what: "model") }
-        let prompt = fields["prompt"].flatMap { promptTemplate($0, what: "prompt", hasTarget: hasTarget) }
-        let system = fields["system"].flatMap { promptTemplate($0, what: "system", hasTarget: hasTarget) }
+        let prompt = fields["prompt"].flatMap {
+            promptTemplate($0, what: "prompt", hasTarget: hasTarget, hasTrigger: hasTrigger)
+        }
+        let system = fields["system"].flatMap {
+            promptTemplate($0, what: "system", hasTarget: hasTarget, hasTrigger: hasTrigger)
+        }
         var temperature: Double?
         if let node = fields["temperature"] {
             if let value = node.scalar.flatMap(Double.init), node.scalarStyle == .plain, (0...2).contains(value) {
@@ -130,12 +138,13 @@ extension RecipeDecoder {
         return Located(text, at: node.mark)
     }
 
-    func promptTemplate(_ node: YAMLNode, what: String, hasTarget: Bool) -> Template? {
+    func promptTemplate(_ node: YAMLNode, what: String, hasTarget: Bool, hasTrigger: Bool = false) -> Template? {
         guard let text = string(node, what: what) else { return nil }
         do {
             return try Template.parse(
                 text, at: node.mark,
-                scope: Template.Scope(environment: environment, hasTarget: hasTarget, generation: true))
+                scope: Template.Scope(
+                    environment: environment, hasTarget: hasTarget, generation: true, hasTrigger: hasTrigger))
         } catch {
             self.error(
                 mark(ofOffset: error.offset, in: node), code: "template", "in \(what): \(error.message)",

@@ -2,8 +2,11 @@ import Foundation
 
 extension RecipeDecoder {
     /// The fields of a mapping by key, reporting unknown keys (with a suggestion), missing required keys and
-    /// non-scalar keys. Nil if `node` is not a mapping.
-    func mapping(_ node: YAMLNode, allowed: [String], required: [String] = [], what: String) -> [String: YAMLNode]? {
+    /// non-scalar keys. Nil if `node` is not a mapping. A key in `refused` is known elsewhere but
+    /// does not apply here: it is reported as such, with its value as what is expected instead.
+    func mapping(
+        _ node: YAMLNode, allowed: [String], required: [String] = [], what: String, refused: [String: String] = [:]
+    ) -> [String: YAMLNode]? {
         guard let pairs = node.mapping else {
             error(
                 node.mark, code: "type", "\(what) is \(node.kindDescription)",
@@ -16,6 +19,10 @@ extension RecipeDecoder {
                 error(
                     pair.key.mark, code: "type", "a key in \(what) is \(pair.key.kindDescription)",
                     expected: "a plain word as key")
+                continue
+            }
+            if let instead = refused[key] {
+                error(pair.key.mark, code: "conflict", "`\(key)` does not apply to \(what)", expected: instead)
                 continue
             }
             guard allowed.contains(key) else {
@@ -142,12 +149,16 @@ extension RecipeDecoder {
         return nil
     }
 
-    /// A template in a scalar, with errors placed at the offending character.
-    func template(_ node: YAMLNode, what: String, hasTarget: Bool, allowEmpty: Bool = false) -> Template? {
+    /// A template in a scalar, with errors placed at the offending character. `hasTrigger`: the
+    /// step answers an inbound item (`{{ trigger.* }}` exists).
+    func template(_ node: YAMLNode, what: String, hasTarget: Bool, hasTrigger: Bool = false, allowEmpty: Bool = false)
+        -> Template?
+    {
         guard let text = string(node, what: what, allowEmpty: allowEmpty) else { return nil }
         do {
             return try Template.parse(
-                text, at: node.mark, scope: Template.Scope(environment: environment, hasTarget: hasTarget))
+                text, at: node.mark,
+                scope: Template.Scope(environment: environment, hasTarget: hasTarget, hasTrigger: hasTrigger))
         } catch {
             self.error(
                 mark(ofOffset: error.offset, in: node), code: "template", "in \(what): \(error.message)",

@@ -30,6 +30,16 @@ extension RecipeDecoder {
                         sourceNode.mark, code: "missing-key", "source `search` needs `query:`",
                         expected: "`query: TEXT` in the selector")
                 }
+            case "replies", "mentions":
+                error(
+                    sourceNode.mark, code: "value", "source `\(text)` is not a feed",
+                    expected: "a `reply:` step, or a `comment:` with `reply_to: trigger`, to answer \(text); "
+                        + "here one of " + Self.sources.joined(separator: ", "))
+            case "dms":
+                error(
+                    sourceNode.mark, code: "value", "source `dms` is not a feed",
+                    expected: "a `dm:` step to answer direct messages; here one of "
+                        + Self.sources.joined(separator: ", "))
             default:
                 error(
                     sourceNode.mark, code: "value", "unknown source `\(text)`",

@@ -17,12 +17,14 @@ extension RecipeDecoder {
         let action: Action?
         switch key {
         case "post": action = decodePost(body).map(Action.post)
-        case "comment": action = decodeComment(body).map(Action.comment)
+        case "comment": action = decodeCommentStep(body)
         case "vote": action = decodeVote(body).map(Action.vote)
         case "follow": action = nonEmpty(stringList(body, what: "follow"), body).map(Action.follow)
         case "unfollow": action = nonEmpty(stringList(body, what: "unfollow"), body).map(Action.unfollow)
         case "subscribe": action = nonEmpty(stringList(body, what: "subscribe"), body).map(Action.subscribe)
         case "unsubscribe": action = nonEmpty(stringList(body, what: "unsubscribe"), body).map(Action.unsubscribe)
+        case "reply": action = decodeReply(body).map(Action.reply)
+        case "dm": action = decodeDirectMessage(body).map(Action.dm)
         default:
             error(
                 pair.key.mark, code: "unknown-action", "unknown action `\(key)`",
@@ -87,12 +89,47 @@ extension RecipeDecoder {
         return PostAction(submolt: submolt, body: body, maxPerDay: maxPerDay, topics: topics)
     }
 
-    static let commentKeys = ["post", "reply_to", "on", "content", "generate", "max_per_day"]
+    static let commentKeys = [
+        "post", "reply_to", "on", "select", "content", "generate", "max_per_day", "max_depth", "per_thread",
+    ]
 
-    func decodeComment(_ node: YAMLNode) -> CommentAction? {
-        guard let fields = mapping(node, allowed: Self.commentKeys, what: "comment") else {
+    /// A comment, or with `reply_to: trigger` an answer to inbound comments (`.reply`).
+    func decodeCommentStep(_ node: YAMLNode) -> Action? {
+        guard var fields = mapping(node, allowed: Self.commentKeys, what: "comment") else { return nil }
+        // `select:` is the name for `on:` (a selector); one of them.
+        if let select = fields["select"] {
+            if fields["on"] != nil {
+                error(
+                    select.mark, code: "conflict", "comment has both `on` and `select`",
+                    expected: "one of them (`select:` is another name for `on:`)")
+            } else {
+                fields["on"] = select
+            }
+        }
+        if let replyTo = fields["reply_to"], replyTo.scalar == "trigger" {
+            return decodeTriggerComment(fields, selector: fields["on"], replyTo: replyTo, node: node).map(Action.reply)
+        }
+        for key in ["max_depth", "per_thread"] {
+            if let value = fields[key] {
+                error(
+                    value.mark, code: "conflict", "`\(key)` applies to `reply_to: trigger` only",
+                    expected: "`reply_to: trigger` with `on: { source: replies }`, or no `\(key):`")
+            }
+        }
+        if let selector = fields["on"], Self.inboundSourceNames(of: selector) != nil,
+            let source = selector.mapping?.first(where: { $0.key.scalar == "source" })?.value,
+            let item = (source.sequence ?? [source]).first(where: { Self.replySourceNames.contains($0.scalar ?? "") }),
+            let name = item.scalar
+        {
+            error(
+                item.mark, code: "missing-key", "source `\(name)` needs `reply_to: trigger` in a comment",
+                expected: "`reply_to: trigger` in this comment (it answers each one in its thread), or a `reply:` step")
             return nil
         }
+        return decodeComment(fields, node: node).map(Action.comment)
+    }
+
+    func decodeComment(_ fields: [String: YAMLNode], node: YAMLNode) -> CommentAction? {
         let target = decodeTarget(fields, node: node, what: "comment")
         if let reply = fields["reply_to"], fields["post"] == nil {
             error(

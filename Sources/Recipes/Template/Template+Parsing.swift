@@ -11,11 +11,16 @@ extension Template {
         /// (`Template.contextFields`), and every `post.*` field, `post.content` included, is read
         /// from that context, where text written by other agents is fenced as untrusted.
         public var generation: Bool
+        /// Whether `trigger.*` fields exist: the step answers an inbound item (a `reply:` or
+        /// `dm:` step, or a comment with `reply_to: trigger`). With `hasTarget` false as well it
+        /// is a dm step, which has no post.
+        public var hasTrigger: Bool
 
-        public init(environment: [String], hasTarget: Bool, generation: Bool = false) {
+        public init(environment: [String], hasTarget: Bool, generation: Bool = false, hasTrigger: Bool = false) {
             self.environment = environment
             self.hasTarget = hasTarget
             self.generation = generation
+            self.hasTrigger = hasTrigger
         }
     }
 
@@ -63,7 +68,9 @@ extension Template {
     static let expressionNames = ["date", "agent", "post.", "env.", "random"]
 
     static func expression(_ text: String, offset: Int, scope: Scope) throws(TemplateError) -> Segment {
-        let expectedKinds = "date, date: FORMAT, agent, post.FIELD, env.NAME or random: [a, b]"
+        let expectedKinds =
+            "date, date: FORMAT, agent, post.FIELD, " + (scope.hasTrigger ? "trigger.FIELD, " : "")
+            + "env.NAME or random: [a, b]"
         if text == "date" { return .date(format: "yyyy-MM-dd") }
         if text == "agent" { return .agent }
         if scope.generation, contextFields.contains(text) { return .context(field: text) }
@@ -83,12 +90,22 @@ extension Template {
             try checkDateFormat(format, offset: offset + 5 + afterColon.prefix { $0 == " " }.count)
             return .date(format: format)
         }
+        if text.hasPrefix("trigger.") {
+            return try triggerField(text, offset: offset, scope: scope)
+        }
         if text.hasPrefix("post.") {
             let field = String(text.dropFirst(5))
+            if !scope.hasTarget, scope.hasTrigger {
+                throw TemplateError(
+                    offset: offset, message: "`{{ \(text) }}` has no post in a dm step",
+                    expected: "the message answered, as `trigger.FIELD`: "
+                        + triggerFields.joined(separator: ", "),
+                    suggestion: triggerFields.contains(field) ? "trigger." + field : nil)
+            }
             guard scope.hasTarget else {
                 throw TemplateError(
                     offset: offset, message: "`{{ \(text) }}` has no post to read here",
-                    expected: "post fields only in a comment step, which acts on a post", suggestion: nil)
+                    expected: "post fields only in a comment or reply step, which acts on a post", suggestion: nil)
             }
             let fields = scope.generation ? targetFields + ["content"] : targetFields
             guard fields.contains(field) else {
@@ -126,12 +143,34 @@ extension Template {
             return .random(choices: choices)
         }
         let head = String(text.prefix { $0.isLetter || $0 == "_" })
-        let names = ["date", "agent", "post", "env", "random"] + (scope.generation ? contextFields : [])
+        let names =
+            ["date", "agent", "post", "env", "random"] + (scope.hasTrigger ? ["trigger"] : [])
+            + (scope.generation ? contextFields : [])
         let suggestion = Suggest.closest(to: head, among: names)
         throw TemplateError(
             offset: offset, message: text.isEmpty ? "empty placeholder" : "unknown placeholder `\(text)`",
             expected: scope.generation ? expectedKinds + ", " + contextFields.joined(separator: ", ") : expectedKinds,
             suggestion: suggestion)
+    }
+
+    /// `trigger.FIELD`: only where the step answers an inbound item; a plain template reads it
+    /// from the target fields under its full name, a prompt from the generation context.
+    static func triggerField(_ text: String, offset: Int, scope: Scope) throws(TemplateError) -> Segment {
+        let field = String(text.dropFirst(8))
+        guard scope.hasTrigger else {
+            throw TemplateError(
+                offset: offset, message: "`{{ \(text) }}` has no trigger to read here",
+                expected: "trigger fields only in a reply or dm step (or a comment with `reply_to: trigger`), "
+                    + "which answers another agent",
+                suggestion: nil)
+        }
+        guard triggerFields.contains(field) else {
+            throw TemplateError(
+                offset: offset + 8, message: "unknown trigger field `\(field)`",
+                expected: "one of " + triggerFields.joined(separator: ", "),
+                suggestion: Suggest.closest(to: field, among: triggerFields).map { "trigger." + $0 })
+        }
+        return scope.generation ? .context(field: text) : .target(field: text)
     }
 
     static func checkDateFormat(_ format: String, offset: Int) throws(TemplateError) {

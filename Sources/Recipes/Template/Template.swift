@@ -1,8 +1,8 @@
 /// A title or content with `{{ … }}` placeholders, parsed and checked when the recipe loads.
 ///
 /// Placeholders: `{{ date }}` / `{{ date: EEEE d MMMM }}` (recipe zone), `{{ agent }}`, `{{ post.title }}` and the
-/// other target fields (steps that act on a post), `{{ env.NAME }}` (names listed under `env:`), and
-/// `{{ random: [a, b, c] }}` (seeded per occurrence).
+/// other target fields (steps that act on a post), `{{ trigger.author }}` and the other trigger fields (reply and dm
+/// steps), `{{ env.NAME }}` (names listed under `env:`), and `{{ random: [a, b, c] }}` (seeded per occurrence).
 public struct Template: Sendable, Equatable {
     public enum Segment: Sendable, Equatable {
         case literal(String)
@@ -22,6 +22,12 @@ public struct Template: Sendable, Equatable {
 
     /// The fields of a target post a template may read.
     public static let targetFields = ["id", "title", "author", "submolt", "url", "score"]
+    /// The fields of the inbound item a reply or dm step answers (issue 22), read as
+    /// `{{ trigger.author }}` …: who wrote it, its text, its id, its kind (`reply`, `mention` or
+    /// `dm`) and its thread (the parent chain, one `author: text` a line). A plain template reads
+    /// them from `TemplateContext.target` under `trigger.FIELD`; a prompt from the generation
+    /// context under the same name.
+    public static let triggerFields = ["author", "content", "id", "kind", "thread"]
     /// The generation context's own placeholders in a prompt (besides `post.*`): the action
     /// (`post` or `comment`), the field's length limit, the thread a reply answers, the agent's
     /// recent titles, and the whole context as JSON.
