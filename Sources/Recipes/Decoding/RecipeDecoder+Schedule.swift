@@ -2,19 +2,21 @@ import Foundation
 
 extension RecipeDecoder {
     static let scheduleKeys = [
-        "cron", "every", "at", "start", "time_zone", "randomized_delay", "active_hours", "missed",
+        "cron", "every", "at", "heartbeat", "start", "time_zone", "randomized_delay", "active_hours", "missed",
     ]
+    /// `heartbeat:` bounds: Moltbook's heartbeat.md loop is meant to run every few tens of minutes.
+    static let heartbeatRange = 300...86_400
 
     func decodeSchedule(_ node: YAMLNode) -> Trigger? {
         guard let fields = mapping(node, allowed: Self.scheduleKeys, what: "the schedule") else { return nil }
-        let kinds = ["cron", "every", "at"].filter { fields[$0] != nil }
+        let kinds = ["cron", "every", "at", "heartbeat"].filter { fields[$0] != nil }
         guard kinds.count == 1 else {
             error(
                 node.mark, code: kinds.isEmpty ? "missing-key" : "conflict",
                 kinds.isEmpty
-                    ? "the schedule has no `cron`, `every` or `at`"
+                    ? "the schedule has no `cron`, `every`, `at` or `heartbeat`"
                     : "the schedule has both " + kinds.map { "`\($0)`" }.joined(separator: " and "),
-                expected: "exactly one of `cron:`, `every:` or `at:`")
+                expected: "exactly one of `cron:`, `every:`, `at:` or `heartbeat:`")
             return nil
         }
         let zone = fields["time_zone"].flatMap { self.zone($0) } ?? timeZone
@@ -35,10 +37,20 @@ extension RecipeDecoder {
             }
             schedule = .every(seconds: seconds, origin: origin)
         }
+        // A heartbeat is `every:` with a phase of the agent's own (`Schedule.heartbeatOrigin`)
+        // and, unless `missed:` says otherwise, one beat on return from a stop, never a burst.
+        var heartbeat: Int?
+        if let beatNode = fields["heartbeat"],
+            let seconds = duration(beatNode, what: "heartbeat", in: Self.heartbeatRange, expected: "from 5m to 24h")
+        {
+            heartbeat = seconds
+            schedule = .every(seconds: seconds, origin: Schedule.heartbeatOrigin(agent: agentName, interval: seconds))
+        }
         if let startNode = fields["start"], fields["every"] == nil {
             error(
                 startNode.mark, code: "conflict", "`start` only applies to `every`",
-                expected: "`start:` next to `every:`")
+                expected: fields["heartbeat"] == nil
+                    ? "`start:` next to `every:`" : "no `start:`: a heartbeat's phase comes from the agent's name")
         }
         if let atNode = fields["at"], let instant = instant(atNode, zone: zone, what: "at") {
             schedule = .at(instant)
@@ -53,7 +65,8 @@ extension RecipeDecoder {
                     expected: "HH:MM-HH:MM on a 24-hour clock, start and end different, e.g. 08:00-22:00")
             }
         }
-        let missed = fields["missed"].flatMap(decodeMissed) ?? .skip
+        let missed =
+            fields["missed"].flatMap(decodeMissed) ?? heartbeat.map { MissedRunPolicy.runOnce(within: $0) } ?? .skip
         guard let schedule, !(fields["active_hours"] != nil && window == nil) else { return nil }
         return Trigger(schedule: schedule, timeZone: zone, randomizedDelay: delay, activeHours: window, missed: missed)
     }

@@ -11,6 +11,8 @@ final class RecipeDecoder {
     /// Recipe-level settings later parts depend on.
     var environment: [String] = []
     var timeZone = TimeZone(identifier: "UTC") ?? TimeZone.current
+    /// The recipe's agent, the phase of its `heartbeat:` schedules ("" until decoded).
+    var agentName = ""
 
     init(file: String, source: [UInt8], directory: String, readFile: @escaping (String) -> [UInt8]?) {
         self.file = file
@@ -38,6 +40,7 @@ final class RecipeDecoder {
             _ = version
         }
         let agent = fields["agent"].flatMap { name($0, what: "agent") }
+        agentName = agent?.value ?? ""
         var baseURL: Located<String>?
         if let node = fields["base_url"], let text = string(node, what: "base_url") {
             if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {

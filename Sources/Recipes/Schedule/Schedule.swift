@@ -23,6 +23,17 @@ public enum Schedule: Sendable, Equatable {
         }
     }
 
+    /// The origin of `heartbeat: INTERVAL` for `agent`: 2000-01-01T00:00Z plus a phase of
+    /// 0…INTERVAL−1 seconds from a hash of the agent's name. The same agent always beats at the
+    /// same moments (every recipe of it, on every machine), and many agents with one interval
+    /// spread their beats over it instead of all reading `/home` at :00 and :30. Intervals that
+    /// divide each other keep one agent's beats together: its hourly beats fall on every other
+    /// half-hourly one.
+    public static func heartbeatOrigin(agent: String, interval: Int) -> Date {
+        let phase = StableHash.hash("heartbeat:" + agent) % UInt64(max(1, interval))
+        return Date(timeIntervalSince1970: 946_684_800 + TimeInterval(phase))
+    }
+
     /// The default origin of `every:`: 2000-01-01T00:00 on the clocks of `zone`.
     public static func defaultOrigin(in zone: TimeZone) -> Date {
         let wall = CivilTime.wallSeconds(year: 2000, month: 1, day: 1, hour: 0, minute: 0)
