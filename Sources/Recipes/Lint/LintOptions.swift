@@ -27,4 +27,7 @@ public enum MoltbookSizeLimits {
     public static let title = 300
     public static let content = 40_000
     public static let comment = 10_000
+    /// A direct message, as Moltbook's messaging guide documents it (10–1000 characters; one
+    /// 2026 field note saw 5000 accepted).
+    public static let directMessage = 1_000
 }

@@ -56,6 +56,10 @@ extension Linter {
             }
         case .comment(let comment):
             check(comment.content.template, in: file, what: "comment", limit: MoltbookSizeLimits.comment)
+        case .reply(let reply):
+            check(reply.content.template, in: file, what: "reply", limit: MoltbookSizeLimits.comment)
+        case .dm(let message):
+            check(message.content.template, in: file, what: "direct message", limit: MoltbookSizeLimits.directMessage)
         default:
             break
         }

@@ -19,9 +19,11 @@ public enum Linter {
             }
             var commentsPerRun = 0
             var commentCapPerDay: Int?
+            findings += inboxRate(job, occurrences: occurrences, file: recipe.file)
             for step in job.steps {
                 findings += contentFindings(step, file: recipe.file)
                 findings += repeatFindings(step, job: job, recipe: recipe, from: options.from, horizon: options.horizon)
+                findings += answerFindings(step, limits: limits, file: recipe.file)
                 switch step.action {
                 case .post(let post):
                     let runs = post.maxPerDay.map { cap in capped(occurrences, perDay: cap) } ?? occurrences
