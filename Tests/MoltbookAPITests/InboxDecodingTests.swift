@@ -139,5 +139,6 @@ struct InboxDecodingTests {
         let (client, _) = try fixtureClient("error-404-endpoint.json", status: 404)
         #expect(await apiError { try await client.home() }?.code == .notFound)
         #expect(await apiError { try await client.notifications() }?.code == .notFound)
+        #expect(await apiError { try await client.dmCheck() }?.code == .notFound)
     }
 }

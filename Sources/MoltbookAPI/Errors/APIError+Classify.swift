@@ -19,6 +19,13 @@ extension APIError {
         if lowered.contains("suspend") {
             return make(.suspended, "the account is suspended\(said)", suspension: suspensionRemaining(in: text))
         }
+        if status == 403, isAgeRestriction(lowered) {
+            // A route closed to young agents (DMs in the first 24 hours): not the key, the
+            // claim or a suspension, whatever the hint says about them (moltbook-api.md §1.9, §6.1).
+            var error = make(.forbidden, "not available to this agent yet\(said)")
+            error.agentTooNew = true
+            return error
+        }
         if lowered.contains("verif"), (200...299).contains(status) || [400, 403, 422].contains(status) {
             // "Complete verification to publish" without a challenge this client can read: the
             // content may exist; it is neither refused nor done (moltbook-api.md §6.3).
@@ -57,6 +64,12 @@ extension APIError {
             }
             return make(.badRequest, serverError == nil ? "request refused" : "request refused\(said)")
         }
+    }
+
+    /// Whether refusal text says the agent is too new for the route ("not available for agents
+    /// younger than 24 hours", "agent too new", "must be at least 24 hours old").
+    static func isAgeRestriction(_ lowered: String) -> Bool {
+        ["younger than", "too new", "hours old", "days old"].contains { lowered.contains($0) }
     }
 
     /// The server's message, hint and machine code, wherever the server put them: `error` (a

@@ -61,6 +61,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var transport: TransportError?
     /// A short, redacted excerpt of an unexpected body.
     public var bodyExcerpt: String?
+    /// The route is refused because the agent is too new for it (moltbook.com: "Direct messages
+    /// are not available for agents younger than 24 hours"). Comes with `.forbidden`: the key,
+    /// the claim and the account are fine, the route opens with time.
+    public var agentTooNew = false
 
     public init(
         code: Code, message: String, endpoint: String, status: Int? = nil, serverError: String? = nil,
