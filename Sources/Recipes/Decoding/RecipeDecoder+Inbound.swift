@@ -88,7 +88,8 @@ extension RecipeDecoder {
         }
         if let selectNode = fields["select"],
             let select = mapping(
-                selectNode, allowed: Self.inboundSelectKeys, what: "direct messages", refused: Self.feedOnlyKeys)
+                selectNode, allowed: Self.inboundSelectKeys, what: "the select of a dm step", refused: Self.feedOnlyKeys
+            )
         {
             if let source = select["source"], let text = string(source, what: "source"), text != "dms" {
                 error(
