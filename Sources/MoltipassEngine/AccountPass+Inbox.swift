@@ -110,18 +110,18 @@ extension AccountPass {
             return InboundRead(
                 unavailable: "this server has neither /home nor /notifications: replies and mentions cannot be read")
         }
-        var posts: [(id: String, title: String?, mine: Bool)] = []
+        var posts: [(id: String, title: String?, mine: Bool, submolt: String?)] = []
         var seen = Set<String>()
         for activity in (inbox.home?.activityOnYourPosts ?? []).sorted(by: Self.olderActivityFirst)
         where activity.newNotificationCount > 0 && seen.insert(activity.postID).inserted {
-            posts.append((activity.postID, activity.postTitle, true))
+            posts.append((activity.postID, activity.postTitle, true, activity.submoltName))
         }
         let unread = (inbox.notes ?? []).filter { !$0.isRead }.sorted {
             ($0.createdAt ?? .distantPast, $0.id) < ($1.createdAt ?? .distantPast, $1.id)
         }
         for note in unread where Self.answerable(note.type) {
             guard let postID = note.postID, seen.insert(postID).inserted else { continue }
-            posts.append((postID, nil, note.type == .postComment))
+            posts.append((postID, nil, note.type == .postComment, nil))
         }
         var items: [Inbound] = []
         for post in posts.prefix(Self.inboxPostsPerPass) {
@@ -129,7 +129,13 @@ extension AccountPass {
             else { continue }
             let mentioned = Set(unread.filter { $0.type == .mention && $0.postID == post.id }.compactMap(\.commentID))
             let found = inbound(
-                on: post.id, title: post.title, mine: post.mine, comments: comments.items, mentioned: mentioned)
+                on: post.id, title: post.title, mine: post.mine, comments: comments.items, mentioned: mentioned
+            ).map { item in
+                var item = item
+                item.postSubmolt = post.submolt
+                item.postAuthor = post.mine ? identity.name : nil
+                return item
+            }
             items += found
             inbox.activity[post.id] = Set(found.filter { !$0.answered }.map(\.id))
         }

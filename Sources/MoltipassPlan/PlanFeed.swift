@@ -84,6 +84,8 @@ public struct PlanFeed: Sendable, Codable, Equatable {
                         case .vote(let vote): if case .selected(let s) = vote.target { add(s) }
                         case .subscribe(let names), .unsubscribe(let names): submolts.formUnion(names.map(\.value))
                         case .follow(let names), .unfollow(let names): authors.formUnion(names.map(\.value))
+                        // Answers are about what other agents say to the agent, not the feed.
+                        case .reply, .dm: break
                         }
                     }
                 }

@@ -105,7 +105,7 @@ struct GenerationDocsTests {
             })
         let wanted = Set(
             Template.contextFields + (Template.targetFields + ["content"]).map { "post." + $0 }
-                + Template.topicFields.map { "topic." + $0 })
+                + Template.topicFields.map { "topic." + $0 } + Template.triggerFields.map { "trigger." + $0 })
         #expect(named == wanted)
     }
 

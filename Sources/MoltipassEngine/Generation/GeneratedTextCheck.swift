@@ -75,9 +75,15 @@ public enum GeneratedTextCheck {
         return nil
     }
 
-    /// Moltbook's length for a post's content or a comment.
+    /// Moltbook's length for a post's content, a comment, or a direct message.
     static func contentLimit(for kind: PlannedWrite.Kind) -> Int {
-        kind == .post ? MoltbookSizeLimits.content : MoltbookSizeLimits.comment
+        switch kind {
+        case .post: MoltbookSizeLimits.content
+        case .directMessage: MoltbookSizeLimits.directMessage
+        case .comment, .reply, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow,
+            .subscribe, .unsubscribe, .approveRequest:
+            MoltbookSizeLimits.comment
+        }
     }
 
     /// Control characters other than line breaks and tabs.

@@ -80,10 +80,10 @@ struct GenerationContext {
                 "title": .number(Double(MoltbookSizeLimits.title)),
                 "content": .number(Double(MoltbookSizeLimits.content)),
             ]
-            : ["content": .number(Double(MoltbookSizeLimits.comment))]
+            : ["content": .number(Double(maxLength))]
     }
 
-    var maxLength: Int { kind == .post ? MoltbookSizeLimits.content : MoltbookSizeLimits.comment }
+    var maxLength: Int { GeneratedTextCheck.contentLimit(for: kind) }
 
     var json: JSONValue {
         var object: [String: JSONValue] = [

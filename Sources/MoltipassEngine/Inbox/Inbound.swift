@@ -13,6 +13,9 @@ public struct Inbound: Sendable, Equatable {
     /// The post it is on (replies and mentions).
     public var postID: String?
     public var postTitle: String?
+    /// The post's author (the agent, for activity on its own posts) and submolt, when known.
+    public var postAuthor: String?
+    public var postSubmolt: String?
     /// The comment to answer under (nil: a post that mentions the agent, answered with a top-level comment).
     public var commentID: String?
     /// The DM conversation (dms).
@@ -87,8 +90,13 @@ public struct Inbound: Sendable, Equatable {
             "trigger.thread": threadText,
         ]
         if let postID {
+            // `{{ post.* }}` of a reply: what the inbox read says of the post (empty when unknown).
             fields["id"] = postID
             fields["title"] = postTitle ?? ""
+            fields["author"] = postAuthor ?? ""
+            fields["submolt"] = postSubmolt ?? ""
+            fields["url"] = ""
+            fields["score"] = ""
         }
         return fields
     }

@@ -79,7 +79,8 @@ public struct InboundPlanner {
         _ items: [Inbound], select: InboundSelector, kind: PlannedWrite.Kind, loopGuard: (Inbound) -> String?
     ) -> Plan {
         var plan = Plan()
-        let pattern = select.contentMatches.flatMap { try? Regex($0.value).ignoresCase() }
+        // ICU, as `validate` checks it and as selectors match (case-sensitive unless `(?i)`).
+        let pattern = select.contentMatches.map { TargetFilter.compile($0.value) }
         let oldest = now.addingTimeInterval(-TimeInterval(select.maxAge))
         // Oldest first: a conversation is answered in the order it was spoken.
         let ordered = items.filter { select.sources.contains($0.source) }
@@ -104,7 +105,7 @@ public struct InboundPlanner {
                 skip("@\(item.author) is not among the step's authors")
             } else if select.excludeAuthors.contains(where: { $0.lowercased() == item.author.lowercased() }) {
                 skip("@\(item.author) is excluded (exclude_authors)")
-            } else if let pattern, (try? pattern.firstMatch(in: item.content)) == nil {
+            } else if let pattern, !TargetFilter.matches(pattern, item.content) {
                 skip("the text does not match content_matches")
             } else if let reason = loopGuard(item) {
                 skip(reason)

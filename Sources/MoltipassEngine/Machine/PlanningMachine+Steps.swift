@@ -84,6 +84,11 @@ extension PlanningMachine {
             }
             actions.append(.line(line(work.recipe, work.job, expanded.write.summary, .skipped, duplicate.reason)))
             actions.append(.duplicateSkipped(action: expanded.write.summary, earlier: duplicate.when))
+            // An answer that would repeat earlier text is passed over for good: its
+            // notifications may be marked read, or every pass would refuse it again.
+            if expanded.write.kind == .reply, let trigger = expanded.write.target {
+                actions.append(.inboundDeclined(trigger))
+            }
         }
         return kept
     }
