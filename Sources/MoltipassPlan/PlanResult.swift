@@ -136,7 +136,7 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var trigger: String
         /// The answer's first words.
         public var answer: String?
-        public var outcome: Outcome
+        public var outcome: Event.Outcome
         public var reason: String?
     }
 
