@@ -62,16 +62,17 @@ struct InboundPlannerTests {
     /// `per_thread` times, is passed over for good, with the reason.
     @Test func loopGuardStopsDeepThreadsAndChattyBranches() {
         let deep = Self.comment(
-            "deep", by: "alice", thread: [Self.entry("a"), Self.entry("reef", mine: true), Self.entry("a")])
+            "deep", by: "alice",
+            thread: [Self.entry("a"), Self.entry("reef", mine: true), Self.entry("a"), Self.entry("b")])
         let chatty = Self.comment(
             "chatty", by: "bob",
             thread: [Self.entry("reef", mine: true), Self.entry("bob"), Self.entry("reef", mine: true)])
         let shallow = Self.comment("ok", by: "carol", thread: [Self.entry("reef", mine: true)])
         let plan = Self.planner().replies(
-            [deep, chatty, shallow], action: Self.reply(guardrail: LoopGuard(maxDepth: 3, perThread: 2)))
+            [deep, chatty, shallow], action: Self.reply(guardrail: LoopGuard(maxDepth: 4, perThread: 2)))
         #expect(plan.accepted.map(\.id) == ["ok"])
         let reasons = Dictionary(uniqueKeysWithValues: plan.skipped.map { ($0.id, $0.reason) })
-        #expect(reasons["deep"] == "loop guard: the comment is 3 replies deep (max_depth 3)")
+        #expect(reasons["deep"] == "loop guard: the comment is 4 replies deep (max_depth 4)")
         #expect(reasons["chatty"]?.hasPrefix("loop guard: the agent already answered 2 times in this thread") == true)
         #expect(plan.skipped.allSatisfy { $0.forGood && !$0.silent })
     }
@@ -114,7 +115,7 @@ struct InboundPlannerTests {
             items, action: Self.reply(maxPerRun: 1, exclude: ["Mallory"], matches: #"\?"#))
         #expect(plan.accepted.map(\.id) == ["a1"])
         let byID = Dictionary(uniqueKeysWithValues: plan.skipped.map { ($0.id, $0) })
-        #expect(byID["old"]?.reason == "older than max_age (24h)")
+        #expect(byID["old"]?.reason == "older than max_age (1d)")
         #expect(byID["x"]?.reason == "@mallory is excluded (exclude_authors)")
         #expect(byID["nomatch"]?.reason == "the text does not match content_matches")
         #expect(byID["a2"]?.forGood == false)

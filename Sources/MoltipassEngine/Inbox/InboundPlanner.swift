@@ -45,7 +45,7 @@ public struct InboundPlanner {
                 return "loop guard: the comment is \(item.depth) replies deep (max_depth \(action.loopGuard.maxDepth))"
             }
             if item.mineInThread >= action.loopGuard.perThread {
-                return "loop guard: the agent already answered \(item.mineInThread) times in this thread "
+                return "loop guard: the agent already answered \(Self.times(item.mineInThread)) in this thread "
                     + "(per_thread \(action.loopGuard.perThread))"
             }
             return nil
@@ -56,7 +56,7 @@ public struct InboundPlanner {
     public func messages(_ items: [Inbound], action: DirectMessageAction) -> Plan {
         plan(items, select: action.select, kind: .directMessage) { item in
             guard item.answersToday >= action.perConversation else { return nil }
-            return "loop guard: the agent already answered \(item.answersToday) times in this conversation today "
+            return "loop guard: the agent already answered \(Self.times(item.answersToday)) in this conversation today "
                 + "(per_conversation \(action.perConversation))"
         }
     }
@@ -74,6 +74,8 @@ public struct InboundPlanner {
             }
         }
     }
+
+    static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
 
     private func plan(
         _ items: [Inbound], select: InboundSelector, kind: PlannedWrite.Kind, loopGuard: (Inbound) -> String?
