@@ -54,6 +54,11 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     public var enforceDuplicates: Bool = false
     /// Suspension length per duplicate offense (#1 uses the first); the last entry repeats.
     public var duplicateSuspensionsSeconds: [Int] = [23 * 3_600, 7 * 86_400]
+    /// Agents younger than this (from `created_at`) get 403 on every DM route, as on moltbook.com
+    /// (moltbook-api.md §1.9); 0 lets every agent use DMs.
+    public var dmMinAgeSeconds: Int
+    /// Simulated other agents that comment, reply, mention and send DMs (off by default).
+    public var simulation: SandboxSimulation
 
     public init(
         dialect: SandboxDialect = .moltbookCom,
@@ -73,7 +78,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         forcedRateLimitShape: RateLimitShape? = nil,
         sendRetryAfter: Bool = true,
         maxAvatarBytes: Int = 1_048_576,
-        faults: [FaultSpec] = []
+        faults: [FaultSpec] = [],
+        dmMinAgeSeconds: Int = 86_400,
+        simulation: SandboxSimulation = SandboxSimulation()
     ) {
         self.dialect = dialect
         self.limits = limits ?? dialect.defaultLimits
@@ -93,6 +100,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         self.sendRetryAfter = sendRetryAfter
         self.maxAvatarBytes = maxAvatarBytes
         self.faults = faults
+        self.dmMinAgeSeconds = dmMinAgeSeconds
+        self.simulation = simulation
     }
 
     /// The profile that applies to an agent created at `createdAt`, at `now`.
@@ -144,6 +153,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case faults
         case enforceDuplicates = "enforce_duplicates"
         case duplicateSuspensionsSeconds = "duplicate_suspensions_seconds"
+        case dmMinAgeSeconds = "dm_min_age_seconds"
+        case simulation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -177,6 +188,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         faults = try c.value(.faults, default: d.faults)
         enforceDuplicates = try c.value(.enforceDuplicates, default: d.enforceDuplicates)
         duplicateSuspensionsSeconds = try c.value(.duplicateSuspensionsSeconds, default: d.duplicateSuspensionsSeconds)
+        dmMinAgeSeconds = try c.value(.dmMinAgeSeconds, default: d.dmMinAgeSeconds)
+        simulation = try c.value(.simulation, default: d.simulation)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -201,6 +214,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(faults, forKey: .faults)
         try c.encode(enforceDuplicates, forKey: .enforceDuplicates)
         try c.encode(duplicateSuspensionsSeconds, forKey: .duplicateSuspensionsSeconds)
+        try c.encode(dmMinAgeSeconds, forKey: .dmMinAgeSeconds)
+        try c.encode(simulation, forKey: .simulation)
     }
 }
 

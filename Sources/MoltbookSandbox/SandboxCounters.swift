@@ -42,6 +42,27 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
     public var authFailures = 0
     /// API requests per agent name (authenticated requests only).
     public var requestsByAgent: [String: Int] = [:]
+    /// API requests per agent name and endpoint, the endpoint as `METHOD /path` with `:id` for
+    /// parameters (`"GET /home"`, `"POST /posts/:id/comments"`); refused requests count too.
+    public var requestsByAgentEndpoint: [String: [String: Int]] = [:]
+    /// When each agent read `GET /home` (ISO-8601, on the model's clock), oldest first; the last
+    /// `homeReadsKept` per agent.
+    public var homeReads: [String: [String]] = [:]
+    /// Notifications created (for agents that are not simulated).
+    public var notificationsCreated = 0
+    /// Notifications marked read (`read-by-post`, `read-all`, and a DM request's once it is decided).
+    public var notificationsMarkedRead = 0
+    /// DM requests and messages accepted from the API (simulated agents' are in `simulatedEvents`).
+    public var dmRequests = 0
+    public var dmMessages = 0
+    /// Requests to DM routes refused because the agent was younger than `dm_min_age_seconds`.
+    public var dmAgeRefusals = 0
+    /// What the simulated agents did, by kind: `comment`, `reply`, `mention_post`, `upvote`,
+    /// `dm_request`, `dm_approve`, `dm_message`, `dm_answer`.
+    public var simulatedEvents: [String: Int] = [:]
+
+    /// How many `GET /home` instants `homeReads` keeps per agent.
+    public static let homeReadsKept = 10_000
 
     public init() {}
 
@@ -70,5 +91,13 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
         case faultsInjected = "faults_injected"
         case authFailures = "auth_failures"
         case requestsByAgent = "requests_by_agent"
+        case requestsByAgentEndpoint = "requests_by_agent_endpoint"
+        case homeReads = "home_reads"
+        case notificationsCreated = "notifications_created"
+        case notificationsMarkedRead = "notifications_marked_read"
+        case dmRequests = "dm_requests"
+        case dmMessages = "dm_messages"
+        case dmAgeRefusals = "dm_age_refusals"
+        case simulatedEvents = "simulated_events"
     }
 }

@@ -39,6 +39,10 @@ struct SandboxAgent: Sendable {
     /// Fingerprints of everything this agent submitted (posts and comments, challenged or not):
     /// the server fingerprints on submission (moltbook-api.md §6.1).
     var contentPrints: Set<String> = []
+    /// Creation times of direct messages and DM requests (the `dm` limits).
+    var dmTimes: [Date] = []
+    /// One of the simulated agents (`SandboxConfig.simulation`).
+    var isSimulated = false
 }
 
 extension SandboxAgent {

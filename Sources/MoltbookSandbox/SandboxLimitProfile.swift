@@ -25,6 +25,11 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     public var submoltsTotal: Int?
     /// `POST /verify` calls allowed per 60 s.
     public var verifyPerMinute: Int?
+    /// Minimum seconds between two direct messages (`POST /agents/dm/request` and `…/send`).
+    /// Sandbox choice: moltbook.com says only "reasonable use".
+    public var dmCooldownSeconds: Int?
+    /// Direct messages (requests and sends) allowed in any rolling 24 hours.
+    public var dmsPerDay: Int?
 
     public init(
         readsPerWindow: Int? = 60,
@@ -37,7 +42,9 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         commentsPerHour: Int? = nil,
         submoltCooldownSeconds: Int? = 3600,
         submoltsTotal: Int? = nil,
-        verifyPerMinute: Int? = 30
+        verifyPerMinute: Int? = 30,
+        dmCooldownSeconds: Int? = 10,
+        dmsPerDay: Int? = 100
     ) {
         self.readsPerWindow = readsPerWindow
         self.writesPerWindow = writesPerWindow
@@ -50,6 +57,8 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         self.submoltCooldownSeconds = submoltCooldownSeconds
         self.submoltsTotal = submoltsTotal
         self.verifyPerMinute = verifyPerMinute
+        self.dmCooldownSeconds = dmCooldownSeconds
+        self.dmsPerDay = dmsPerDay
     }
 
     /// Established agents: the strictest current numbers (skill.md 1.12, RULES).
@@ -69,13 +78,14 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
     public static let oss = SandboxLimitProfile(
         readsPerWindow: nil, writesPerWindow: nil, requestsPerWindow: 100, requestWindowSeconds: 60,
         postCooldownSeconds: 1800, commentCooldownSeconds: nil, commentsPerDay: nil, commentsPerHour: 50,
-        submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil
+        submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil, dmCooldownSeconds: nil, dmsPerDay: nil
     )
 
     /// No limits at all (for tests and demos that are not about limits).
     public static let unlimited = SandboxLimitProfile(
         readsPerWindow: nil, writesPerWindow: nil, postCooldownSeconds: nil, commentCooldownSeconds: nil,
-        commentsPerDay: nil, submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil
+        commentsPerDay: nil, submoltCooldownSeconds: nil, submoltsTotal: nil, verifyPerMinute: nil,
+        dmCooldownSeconds: nil, dmsPerDay: nil
     )
 
     enum CodingKeys: String, CodingKey {
@@ -90,6 +100,8 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         case submoltCooldownSeconds = "submolt_cooldown_seconds"
         case submoltsTotal = "submolts_total"
         case verifyPerMinute = "verify_per_minute"
+        case dmCooldownSeconds = "dm_cooldown_seconds"
+        case dmsPerDay = "dms_per_day"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +118,8 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         submoltCooldownSeconds = try c.value(.submoltCooldownSeconds, default: d.submoltCooldownSeconds)
         submoltsTotal = try c.value(.submoltsTotal, default: d.submoltsTotal)
         verifyPerMinute = try c.value(.verifyPerMinute, default: d.verifyPerMinute)
+        dmCooldownSeconds = try c.value(.dmCooldownSeconds, default: d.dmCooldownSeconds)
+        dmsPerDay = try c.value(.dmsPerDay, default: d.dmsPerDay)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -121,6 +135,8 @@ public struct SandboxLimitProfile: Sendable, Codable, Equatable {
         try c.encode(submoltCooldownSeconds, forKey: .submoltCooldownSeconds)
         try c.encode(submoltsTotal, forKey: .submoltsTotal)
         try c.encode(verifyPerMinute, forKey: .verifyPerMinute)
+        try c.encode(dmCooldownSeconds, forKey: .dmCooldownSeconds)
+        try c.encode(dmsPerDay, forKey: .dmsPerDay)
     }
 }
 

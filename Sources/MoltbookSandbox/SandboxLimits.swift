@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a request was refused by a limit, in terms every 429 shape can be rendered from.
 struct LimitRefusal: Sendable {
-    /// `request`, `post`, `comment`, `submolt` or `verify`.
+    /// `request`, `post`, `comment`, `submolt`, `verify` or `dm`.
     var kind: String
     var retryAfterSeconds: Int
     var resetAt: Date
@@ -67,7 +67,7 @@ extension SandboxState {
         let natural: RateLimitShape
         switch (config.dialect, refusal.kind) {
         case (.moltbookCom, "post"), (.moltbookCom, "submolt"): natural = .postCooldown
-        case (.moltbookCom, "comment"): natural = .commentCooldown
+        case (.moltbookCom, "comment"), (.moltbookCom, "dm"): natural = .commentCooldown
         case (.moltbookCom, _): natural = .window
         case (.oss, _): natural = .oss
         case (.minimalMock, _) where config.forcedRateLimitShape == nil:
@@ -165,6 +165,35 @@ extension SandboxState {
                     kind: "comment", retryAfterSeconds: wait, resetAt: next,
                     error: "You can only comment once every \(SandboxWording.plural(cooldown, "second"))",
                     hint: "Wait \(SandboxWording.plural(wait, "second")) before commenting again",
+                    dailyRemaining: remaining)
+            }
+        }
+        return nil
+    }
+
+    /// The direct-message cooldown or daily-cap refusal (requests and sends together), or nil.
+    func dmRefusal(_ agentID: String, now: Date) -> LimitRefusal? {
+        guard let agent = agents[agentID] else { return nil }
+        let profile = limitProfile(of: agentID, now: now)
+        let dayAgo = now.addingTimeInterval(-86_400)
+        let today = agent.dmTimes.filter { $0 > dayAgo && $0 <= now }
+        let remaining = profile.dmsPerDay.map { max(0, $0 - today.count) }
+        if let cap = profile.dmsPerDay, today.count >= cap, let oldest = today.first {
+            let next = oldest.addingTimeInterval(86_400)
+            let wait = SandboxTime.secondsUntil(next, from: now)
+            return LimitRefusal(
+                kind: "dm", retryAfterSeconds: wait, resetAt: next,
+                error: "You have reached your daily direct message limit (\(cap) per day)",
+                hint: "Try again in \(SandboxWording.plural((wait + 3599) / 3600, "hour"))", dailyRemaining: 0)
+        }
+        if let cooldown = profile.dmCooldownSeconds, let last = agent.dmTimes.last {
+            let next = last.addingTimeInterval(Double(cooldown))
+            if now < next {
+                let wait = SandboxTime.secondsUntil(next, from: now)
+                return LimitRefusal(
+                    kind: "dm", retryAfterSeconds: wait, resetAt: next,
+                    error: "You can only send a direct message once every \(SandboxWording.plural(cooldown, "second"))",
+                    hint: "Wait \(SandboxWording.plural(wait, "second")) before sending again",
                     dailyRemaining: remaining)
             }
         }

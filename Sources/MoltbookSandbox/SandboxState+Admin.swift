@@ -11,6 +11,19 @@ extension SandboxState {
         case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "suspend":
             let seconds = JSON.parseOrNil(request.body)?["seconds"]?.intValue ?? 86_400
             return suspendAgent(named: s[1], seconds: seconds, now: now)
+        case ("POST", let s) where s.count == 3 && s[0] == "agents" && s[2] == "age":
+            return setAge(named: s[1], JSON.parseOrNil(request.body), now: now)
+        case ("GET", ["notifications"]):
+            return .ok(["notifications": .array(notificationList(agent: request.query["agent"]))])
+        case ("GET", ["comments"]):
+            return .ok(["comments": .array(commentList(post: request.query["post"], author: request.query["author"]))])
+        case ("GET", ["dm", "conversations"]):
+            return .ok(["conversations": .array(conversationList(agent: request.query["agent"]))])
+        case ("POST", let s) where s.count == 4 && s[0] == "dm" && s[1] == "requests" && s[3] == "approve":
+            guard let conversation = inbox.conversations[s[2]] else { return .notFound("Request not found") }
+            return decide(conversation, approve: true, block: false, by: "human", now: now)
+        case ("GET", ["simulation"]):
+            return simulationSummary()
         case ("GET", ["config"]):
             return .ok(["config": Self.encodeJSON(config)])
         case ("POST", ["config"]):

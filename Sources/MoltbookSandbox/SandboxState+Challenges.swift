@@ -145,6 +145,11 @@ extension SandboxState {
         challenges[code]?.state = .verified
         setStatus(.verified, of: challenge.target, id: challenge.contentID)
         counters.challengesVerified += 1
+        switch challenge.target {
+        case .post: if let post = posts[challenge.contentID] { published(post, at: now) }
+        case .comment: if let comment = comments[challenge.contentID] { published(comment, at: now) }
+        case .submolt: break
+        }
         recordOutcome(agentID: agentID, success: true, at: now)
         return .right(challenge)
     }

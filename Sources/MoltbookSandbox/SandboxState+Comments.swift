@@ -35,6 +35,7 @@ extension SandboxState {
         if index.insert(comment) { counters.duplicateContents += 1 }
         if !dialect.chargesBeforeValidation { agents[agentID]?.commentTimes.append(now) }
         counters.commentsCreated += 1
+        if challenge == nil { published(comment, at: now) }
         switch dialect {
         case .moltbookCom:
             break

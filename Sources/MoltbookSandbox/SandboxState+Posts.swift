@@ -49,6 +49,7 @@ extension SandboxState {
         if !dialect.chargesBeforeValidation { agents[agentID]?.postTimes.append(now) }
         submolts[submolt.name]?.lastActivityAt = now
         counters.postsCreated += 1
+        if challenge == nil { published(post, at: now) }
         switch dialect {
         case .moltbookCom:
             break

@@ -60,6 +60,7 @@ extension SandboxState {
             break
         }
         index.addKarma(up - down, to: authorID)
+        if target == .post, up == 1 { notifyUpvote(postID: id, voter: agentID, at: now) }
         let message: String
         switch action {
         case "upvoted": message = "Upvoted! 🦞"

@@ -28,6 +28,13 @@ struct SandboxState: Sendable {
     /// Request window of unauthenticated calls (headers only; never enforced).
     var anonymousWindow = RateWindow()
     var nextSeq = 1
+    /// Notifications and DM conversations.
+    var inbox = SandboxInbox()
+    /// Ids of notifications, conversations and messages: a stream of its own, so that the
+    /// sandbox's other ids are those it drew before notifications existed.
+    var inboxRandom: SeededRandom
+    /// The simulated agents and their scheduled events.
+    var simulation: SimulationState
 
     static let seedSubmolts: [(String, String, String)] = [
         ("general", "General", "The town square. Anything goes."),
@@ -41,6 +48,8 @@ struct SandboxState: Sendable {
         self.random = SeededRandom(seed: seed)
         self.challengeGenerator = ChallengeGenerator(seed: seed ^ 0xC4A1_1E46_E000_0001)
         self.faults = config.faults
+        self.inboxRandom = SeededRandom(seed: seed ^ 0x1B0C_5EED_0000_0022)
+        self.simulation = SimulationState(seed: seed)
         let epoch = Date(timeIntervalSince1970: 1_769_904_000)  // 2026-02-01T00:00:00Z
         for (name, displayName, description) in Self.seedSubmolts {
             let submolt = SandboxSubmolt(
@@ -63,6 +72,7 @@ struct SandboxState: Sendable {
     /// (`HTTPResponse.parsedBody`) instead of bytes, for an in-process client that would only
     /// parse them back; errors and faults are always serialised.
     mutating func handle(_ request: SandboxRequest, now: Date, handingOverTree: Bool = false) -> SandboxReply {
+        if config.simulation.isOn || !simulation.queue.isEmpty { advanceSimulation(to: now) }
         if request.path == "/_sandbox" || request.path.hasPrefix("/_sandbox/") {
             return SandboxReply(response: Self.render(admin(request, now: now)))
         }
@@ -142,6 +152,7 @@ struct SandboxState: Sendable {
             return withAnonymousHeaders(.error(401, "Invalid API key", hint: hint), now)
         }
         counters.requestsByAgent[agent.name, default: 0] += 1
+        count(endpoint, by: agent.name, now: now)
         agent.lastActive = now
         agents[agentID] = agent
         sweepExpiredChallenges(of: agentID, now: now)
@@ -195,6 +206,9 @@ struct SandboxState: Sendable {
         now: Date
     ) -> APIResult {
         let q = request.query
+        if SandboxEndpoint.directMessages.contains(endpoint), let refusal = dmAgeRefusal(agentID, now: now) {
+            return refusal
+        }
         switch endpoint {
         case .register: return register(body, now: now)
         case .status: return status(agentID)
@@ -225,6 +239,30 @@ struct SandboxState: Sendable {
         case .search: return search(agentID, q)
         case .verify: return verify(agentID, body, now: now)
         case .verificationSubmit: return submitVerification(agentID, body, now: now)
+        case .home: return home(agentID, now: now)
+        case .notifications: return listNotifications(agentID, q)
+        case .readNotificationsByPost: return readNotifications(agentID, postID: p[0], now: now)
+        case .readAllNotifications: return readAllNotifications(agentID, now: now)
+        case .dmCheck: return dmCheck(agentID)
+        case .dmRequests: return dmRequests(agentID)
+        case .dmApprove: return approveDM(agentID, id: p[0], now: now)
+        case .dmReject: return rejectDM(agentID, id: p[0], body, now: now)
+        case .dmConversations: return dmConversations(agentID)
+        case .dmConversation: return dmConversation(agentID, id: p[0], now: now)
+        case .dmSend: return sendDM(agentID, id: p[0], body, now: now)
+        case .dmRequest: return requestDM(agentID, body, now: now)
+        }
+    }
+
+    /// Counts a request in `requests_by_agent_endpoint`, and a `GET /home` in `home_reads`.
+    private mutating func count(_ endpoint: SandboxEndpoint, by name: String, now: Date) {
+        if let key = SandboxRouter.counterKeys[endpoint] {
+            counters.requestsByAgentEndpoint[name, default: [:]][key, default: 0] += 1
+        }
+        guard endpoint == .home else { return }
+        counters.homeReads[name, default: []].append(SandboxTime.iso(now))
+        if let kept = counters.homeReads[name]?.count, kept > SandboxCounters.homeReadsKept {
+            counters.homeReads[name]?.removeFirst(kept - SandboxCounters.homeReadsKept)
         }
     }
 

@@ -581,7 +581,7 @@ final class WireSandbox: Sendable {
             }
             switch dialect {
             case .moltbookCom:
-                #expect(missing == ["/verification/submit", "/home", "/notifications", "/agents/dm/check"])
+                #expect(missing == ["/verification/submit"])
             case .oss:
                 #expect(missing == ["/verify", "/verification/submit", "/home", "/notifications", "/agents/dm/check"])
             case .minimalMock:

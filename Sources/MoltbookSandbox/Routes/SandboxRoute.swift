@@ -1,7 +1,7 @@
 import MoltbookAPI
 
 /// The API endpoints the sandbox serves, with their paths under `/api/v1`.
-enum SandboxEndpoint: Sendable, Equatable {
+enum SandboxEndpoint: Sendable, Hashable {
     case register, status, me, updateMe, profile, uploadAvatar, deleteAvatar, follow, unfollow
     case createPost, listPosts, getPost, deletePost, feed, submoltFeed
     case createComment, listComments
@@ -10,6 +10,21 @@ enum SandboxEndpoint: Sendable, Equatable {
     case search, verify
     /// The minimal-mock's `POST /verification/submit {code, answer}`.
     case verificationSubmit
+    /// moltbook.com's dashboard and notifications (moltbook-api.md §1.8).
+    case home, notifications, readNotificationsByPost, readAllNotifications
+    /// moltbook.com's direct messages under `/agents/dm` (§1.9).
+    case dmCheck, dmRequests, dmApprove, dmReject, dmConversations, dmConversation, dmSend, dmRequest
+
+    /// The endpoints only moltbook.com serves: the other dialects answer 404 (§6.2).
+    static let inbox: Set<SandboxEndpoint> = [
+        .home, .notifications, .readNotificationsByPost, .readAllNotifications, .dmCheck, .dmRequests, .dmApprove,
+        .dmReject, .dmConversations, .dmConversation, .dmSend, .dmRequest,
+    ]
+
+    /// The direct-message endpoints (closed to agents younger than `dm_min_age_seconds`).
+    static let directMessages: Set<SandboxEndpoint> = [
+        .dmCheck, .dmRequests, .dmApprove, .dmReject, .dmConversations, .dmConversation, .dmSend, .dmRequest,
+    ]
 
     /// Whether the endpoint needs `Authorization: Bearer`.
     var requiresAuth: Bool { self != .register }
@@ -60,15 +75,43 @@ public enum SandboxRouter {
         Route(method: .delete, pattern: ["submolts", ":", "subscribe"], endpoint: .unsubscribe),
         Route(method: .get, pattern: ["search"], endpoint: .search),
         Route(method: .post, pattern: ["verify"], endpoint: .verify),
+        Route(method: .get, pattern: ["home"], endpoint: .home),
+        Route(method: .get, pattern: ["notifications"], endpoint: .notifications),
+        Route(method: .post, pattern: ["notifications", "read-by-post", ":"], endpoint: .readNotificationsByPost),
+        Route(method: .post, pattern: ["notifications", "read-all"], endpoint: .readAllNotifications),
+        Route(method: .get, pattern: ["agents", "dm", "check"], endpoint: .dmCheck),
+        Route(method: .get, pattern: ["agents", "dm", "requests"], endpoint: .dmRequests),
+        Route(method: .post, pattern: ["agents", "dm", "requests", ":", "approve"], endpoint: .dmApprove),
+        Route(method: .post, pattern: ["agents", "dm", "requests", ":", "reject"], endpoint: .dmReject),
+        Route(method: .get, pattern: ["agents", "dm", "conversations"], endpoint: .dmConversations),
+        Route(method: .get, pattern: ["agents", "dm", "conversations", ":"], endpoint: .dmConversation),
+        Route(method: .post, pattern: ["agents", "dm", "conversations", ":", "send"], endpoint: .dmSend),
+        Route(method: .post, pattern: ["agents", "dm", "request"], endpoint: .dmRequest),
     ]
 
-    /// The OSS server's: no `/verify` (and, as on moltbook.com here, no `/home`, notifications or DMs).
-    private static let ossRoutes = routes.filter { $0.endpoint != .verify }
+    /// `METHOD /path` of each endpoint with `:id` for its parameters (`POST /posts/:id/comments`):
+    /// the keys of the per-agent request counters.
+    static let counterKeys: [SandboxEndpoint: String] = {
+        var keys: [SandboxEndpoint: String] = [:]
+        for route in routes + minimalMockRoutes where keys[route.endpoint] == nil {
+            let path = route.pattern.map { $0 == ":" ? ":id" : $0 }.joined(separator: "/")
+            keys[route.endpoint] = route.method.rawValue + " /" + path
+        }
+        return keys
+    }()
 
-    /// The minimal mock's: no search, profile, status, submolt feed or `/verify`; challenges are
-    /// answered at `/verification/submit`.
+    /// The OSS server's: no `/verify`, `/home`, notifications or DMs.
+    private static let ossRoutes = routes.filter {
+        $0.endpoint != .verify && !SandboxEndpoint.inbox.contains($0.endpoint)
+    }
+
+    /// The minimal mock's: no search, profile, status, submolt feed, `/verify`, `/home`,
+    /// notifications or DMs; challenges are answered at `/verification/submit`.
     private static let minimalMockRoutes =
-        routes.filter { ![.search, .profile, .status, .submoltFeed, .verify].contains($0.endpoint) }
+        routes.filter {
+            ![.search, .profile, .status, .submoltFeed, .verify].contains($0.endpoint)
+                && !SandboxEndpoint.inbox.contains($0.endpoint)
+        }
         + [Route(method: .post, pattern: ["verification", "submit"], endpoint: .verificationSubmit)]
 
     /// Matches `path` (relative to `/api/v1`, e.g. `/posts/ID`) for `method` in `dialect`.
@@ -110,8 +153,9 @@ extension SandboxEndpoint {
     var limitClass: String {
         switch self {
         case .status, .me, .profile, .listPosts, .getPost, .feed, .submoltFeed, .listComments, .listSubmolts,
-            .getSubmolt, .search:
+            .getSubmolt, .search, .home, .notifications, .dmCheck, .dmRequests, .dmConversations, .dmConversation:
             "read"
+        case .dmSend, .dmRequest: "dm"
         case .createPost: "post"
         case .createComment: "comment"
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment: "vote"
@@ -119,7 +163,9 @@ extension SandboxEndpoint {
         case .subscribe, .unsubscribe: "subscribe"
         case .createSubmolt: "submolt"
         case .verify, .verificationSubmit: "verify"
-        case .register, .updateMe, .uploadAvatar, .deleteAvatar, .deletePost: "write"
+        case .register, .updateMe, .uploadAvatar, .deleteAvatar, .deletePost, .readNotificationsByPost,
+            .readAllNotifications, .dmApprove, .dmReject:
+            "write"
         }
     }
 }
