@@ -43,6 +43,18 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(help: "Claim agents as soon as they register.")
     var autoClaim = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Simulate N other agents that comment on agents' posts, answer their replies, mention them and send DMs (0...1000; the config's `simulation` key sets the rest; docs/sandbox.md).",
+            valueName: "N"))
+    var simulatedAgents: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Agents younger than this many seconds get 403 on DM routes (default 86400; 0: none).",
+            valueName: "seconds"))
+    var dmMinAgeSeconds: Int?
+
     @Flag(
         help: ArgumentHelp(
             "Also serve an OpenAI-compatible chat-completions fake under /openai/v1 (models name faults; docs/sandbox.md)."
@@ -77,6 +89,12 @@ struct SandboxCommand: AsyncParsableCommand {
         if let timeScale, TimeScale(timeScale) == nil {
             throw ValidationError(TimeScale.problem("--time-scale", timeScale))
         }
+        if let simulatedAgents, !(0...1_000).contains(simulatedAgents) {
+            throw ValidationError("--simulated-agents `\(simulatedAgents)` is not a count from 0 to 1000")
+        }
+        if let dmMinAgeSeconds, dmMinAgeSeconds < 0 {
+            throw ValidationError("--dm-min-age-seconds `\(dmMinAgeSeconds)` must be 0 or more")
+        }
     }
 
     /// The server's clock: the wall clock (moved by `/_sandbox/clock`), or with `--now` or
@@ -91,13 +109,21 @@ struct SandboxCommand: AsyncParsableCommand {
     func run() async throws {
         var sandboxConfig = SandboxConfig()
         if let config {
-            let data = try Data(contentsOf: URL(fileURLWithPath: config))
-            sandboxConfig = try JSONDecoder().decode(SandboxConfig.self, from: data)
+            guard let data = FileManager.default.contents(atPath: config) else {
+                throw ValidationError("--config \(config): the file cannot be read")
+            }
+            do {
+                sandboxConfig = try JSONDecoder().decode(SandboxConfig.self, from: data)
+            } catch let error as DecodingError {
+                throw ValidationError("--config \(config): \(Self.describe(error))")
+            }
         }
         // Limits the config left at the old dialect's defaults follow the new dialect.
         if let dialect { sandboxConfig.dialect = dialect }
         if let challengeRate { sandboxConfig.challengeRate = challengeRate }
         if autoClaim { sandboxConfig.autoClaim = true }
+        if let simulatedAgents { sandboxConfig.simulation.agents = simulatedAgents }
+        if let dmMinAgeSeconds { sandboxConfig.dmMinAgeSeconds = dmMinAgeSeconds }
 
         let log: (@Sendable (String) -> Void)? =
             verbose ? { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } : nil
@@ -115,6 +141,25 @@ struct SandboxCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
         await Self.waitForTerminationSignal()
         await server.stop()
+    }
+
+    /// What is wrong in a config file, by key path (`simulation.reply_probability: …`).
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "" : keys.joined(separator: ".") + ": "
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty && context.underlyingError != nil
+                ? "not a JSON object" : path(context) + context.debugDescription
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return path(context) + "expected a value of type \(type)"
+        case .keyNotFound(let key, let context):
+            return path(context) + "missing key \(key.stringValue)"
+        @unknown default:
+            return "not a valid sandbox config"
+        }
     }
 
     /// Suspends until SIGINT or SIGTERM arrives.
