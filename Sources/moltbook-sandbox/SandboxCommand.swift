@@ -151,8 +151,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         switch error {
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty && context.underlyingError != nil
-                ? "not a JSON object" : path(context) + context.debugDescription
+            return context.codingPath.isEmpty ? "not valid JSON" : path(context) + context.debugDescription
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return path(context) + "expected a value of type \(type)"
         case .keyNotFound(let key, let context):

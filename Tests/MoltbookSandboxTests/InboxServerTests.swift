@@ -92,7 +92,8 @@ import Testing
     }
 
     /// `moltbook-sandbox --simulated-agents 2` starts with two simulated agents that comment on a
-    /// post once its clock has moved on; a bad count is a usage error.
+    /// post once its clock has moved on; a bad count, or a bad `simulation` in `--config`, is a
+    /// usage error naming it.
     @Test func simulatedAgentsFlag() async throws {
         let sandbox = try await SandboxProcess.start(arguments: [
             "--simulated-agents", "2", "--auto-claim", "--now", "2026-03-01T00:00:00Z", "--dm-min-age-seconds", "0",
@@ -128,5 +129,12 @@ import Testing
         let refused = try await ProcessRunner.run("moltbook-sandbox", ["--simulated-agents", "2000"], timeout: 30)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--simulated-agents"))
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString).json")
+        try Data(#"{"simulation":{"reply_probability":2}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let badConfig = try await ProcessRunner.run("moltbook-sandbox", ["--config", file.path], timeout: 30)
+        #expect(badConfig.status == 64)
+        #expect(badConfig.stderr.contains("simulation: reply_probability must lie between 0 and 1"))
     }
 }
