@@ -14,7 +14,7 @@ import Testing
         let accounts = try await store.read { try await $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
-        #expect(applied == ["v1", "v2", "v3"])
+        #expect(applied == ["v1", "v2", "v3", "v4"])
         #expect(applied.contains(Schema.currentVersion))
     }
 
@@ -47,6 +47,82 @@ import Testing
         let refused = AccountPause(account: "a", kind: .keyRefused, until: nil, reason: "key refused", createdAt: .now)
         try await store.transaction { try await $0.setPause(refused) }
         #expect(try await store.read { try await $0.pauses(account: "a") }.count == 2)
+    }
+
+    /// A v3 file's dedup facts (each kind, with and without a journal key) survive the v4
+    /// migration, which rebuilds the table for the answer kinds; the rebuilt table takes
+    /// `reply`, `dm` and `dm_approve` facts, keeps the foreign key to the journal and its index,
+    /// and still refuses a kind it does not list.
+    @Test func v3FileMigratesToV4() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let queue = try DatabaseQueue(path: file.path)
+        var v3Only = DatabaseMigrator()
+        v3Only.registerMigration("v1") { db in try db.execute(sql: Schema.v1) }
+        v3Only.registerMigration("v2") { db in try db.execute(sql: Schema.v2) }
+        v3Only.registerMigration("v3") { db in try db.execute(sql: Schema.v3) }
+        try v3Only.migrate(queue)
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO journal (key, account, recipe, job, occurrence, step, action, target, content_hash,
+                        state, created_at, updated_at)
+                    VALUES ('k1', 'a', 'r', 'j', 0, 0, 'comment', 'p1', 'h1', 'done', 1, 2)
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO dedup VALUES
+                        ('a', 'post_vote', 'p1', 'up', 10, NULL),
+                        ('a', 'comment_vote', 'c1', 'down', 11, NULL),
+                        ('a', 'comment', 'p1', 'h1', 12, 'k1'),
+                        ('a', 'comment', 'p1', 'h2', 13, NULL),
+                        ('a', 'follow', 'bob', '', 14, NULL),
+                        ('b', 'subscribe', 'general', '', 15, NULL)
+                    """)
+        }
+        let before = try await queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM dedup ORDER BY rowid") }
+        try queue.close()
+
+        let store = try await file.open()
+        let after = try await store.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM dedup ORDER BY rowid")
+        }
+        #expect(after == before)
+        #expect(
+            try await store.read { try await $0.dedupRecords(account: "a", kind: .comment, target: "p1") }.count == 2)
+        try await store.transaction { tx in
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .reply, target: "c9", recordedAt: T.at(1)))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .reply, target: "post:p7", recordedAt: T.at(1)))
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .dm, target: "m3", recordedAt: T.at(2), journalKey: "k1"))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .dmApprove, target: "conv1", recordedAt: T.at(3)))
+        }
+        let (replies, dm, approved) = try await store.read { reader in
+            (
+                try await reader.dedupTargets(account: "a", kind: .reply, value: nil),
+                try await reader.dedupRecords(account: "a", kind: .dm, target: "m3"),
+                try await reader.hasDedupRecord(account: "a", kind: .dmApprove, target: "conv1")
+            )
+        }
+        #expect(replies == ["c9", "post:p7"])
+        #expect(dm.map(\.journalKey) == ["k1"])
+        #expect(approved)
+        let (kinds, indexes, foreignKeys) = try await store.writer.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT DISTINCT kind FROM dedup ORDER BY kind"),
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dedup' ORDER BY name"),
+                try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(dedup)").map { $0["table"] as String? }
+            )
+        }
+        #expect(kinds == ["comment", "comment_vote", "dm", "dm_approve", "follow", "post_vote", "reply", "subscribe"])
+        #expect(indexes == ["dedup_by_journal", "sqlite_autoindex_dedup_1"])
+        #expect(foreignKeys == ["journal"])
+        let refused = await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO dedup VALUES ('a', 'poke', 'x', '', 1, NULL)")
+            }
+        }
+        #expect(refused?.resultCode == .SQLITE_CONSTRAINT)
     }
 
     /// Data written before closing is there after reopening.

@@ -206,3 +206,51 @@ extension StateTests {
         #expect(comments == ["p1"])
     }
 }
+
+extension StateTests {
+    /// The answer kinds (issue 22) hold one fact per target in both stores: a trigger answered
+    /// again keeps one record (its first journal key), kinds and accounts stay apart, removal
+    /// forgets the one target; a SQLite file holds them across reopening and in its memory copy.
+    @Test(arguments: ["sqlite", "memory"])
+    func answerFacts(storeKind: String) async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let sqlite = storeKind == "sqlite" ? try await file.open() : nil
+        let memory: any StateStore = sqlite ?? MemoryStateStore()
+        try await memory.transaction { tx in
+            _ = try await tx.recordIntent(.sample("k1", account: "a"), at: T.t0)
+            try await tx.recordDedup(
+                DedupRecord(account: "a", kind: .reply, target: "c1", recordedAt: T.at(1), journalKey: "k1"))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .reply, target: "c1", recordedAt: T.at(2)))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .reply, target: "post:p1", recordedAt: T.at(2)))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .dm, target: "c1", recordedAt: T.at(3)))
+            try await tx.recordDedup(DedupRecord(account: "b", kind: .dm, target: "m1", recordedAt: T.at(3)))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .dmApprove, target: "conv1", recordedAt: T.at(4)))
+            try await tx.recordDedup(DedupRecord(account: "a", kind: .dmApprove, target: "conv2", recordedAt: T.at(4)))
+            try await tx.removeDedup(account: "a", kind: .dmApprove, target: "conv2")
+        }
+        #expect(DedupKind.reply.isSingleValued && DedupKind.dm.isSingleValued && DedupKind.dmApprove.isSingleValued)
+        var stores: [any StateStore] = [memory]
+        if let sqlite {
+            try sqlite.close()
+            let reopened = try await file.open()
+            stores = [reopened, try await reopened.memoryCopy()]
+        }
+        for store in stores {
+            let (answered, replies, dms, other, approved) = try await store.read { reader in
+                (
+                    try await reader.dedupRecords(account: "a", kind: .reply, target: "c1"),
+                    try await reader.dedupTargets(account: "a", kind: .reply, value: ""),
+                    try await reader.dedupTargets(account: "a", kind: .dm, value: nil),
+                    try await reader.dedupTargets(account: "b", kind: .dm, value: nil),
+                    try await reader.dedupTargets(account: "a", kind: .dmApprove, value: nil)
+                )
+            }
+            #expect(answered.map(\.journalKey) == ["k1"])
+            #expect(answered.map(\.recordedAt) == [T.at(2)])
+            #expect(replies == ["c1", "post:p1"])
+            #expect(dms == ["c1"] && other == ["m1"])
+            #expect(approved == ["conv1"])
+        }
+    }
+}

@@ -12,10 +12,22 @@ public enum DedupKind: String, Sendable, Codable, CaseIterable {
     case follow
     /// Subscribed to a submolt; `value` is empty.
     case subscribe
+    /// Answered a trigger (issue 22): `target` is the comment id answered, or `post:ID` for a
+    /// post that mentions the agent; `value` is empty. One answer per trigger, ever.
+    case reply
+    /// Answered a direct message: `target` is the id of the message answered; `value` is empty.
+    case dm
+    /// Approved a DM request: `target` is the request's (conversation's) id; `value` is empty.
+    case dmApprove = "dm_approve"
 
     /// Whether a target holds at most one value (a vote has one direction), so recording a
-    /// new value replaces the old one.
-    public var isSingleValued: Bool { self != .comment }
+    /// new value replaces the old one. Only comments keep several (one per content hash).
+    public var isSingleValued: Bool {
+        switch self {
+        case .comment: false
+        case .postVote, .commentVote, .follow, .subscribe, .reply, .dm, .dmApprove: true
+        }
+    }
 }
 
 /// One fact about what an account has done: voted on X, commented H on Y, follows Z.
@@ -25,7 +37,7 @@ public enum DedupKind: String, Sendable, Codable, CaseIterable {
 public struct DedupRecord: Sendable, Equatable {
     public var account: String
     public var kind: DedupKind
-    /// Post id, comment id, agent name or submolt name.
+    /// Post id, comment id, agent name, submolt name, `post:ID`, message id or request id.
     public var target: String
     /// Vote direction, content hash, or empty.
     public var value: String

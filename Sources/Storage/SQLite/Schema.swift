@@ -9,11 +9,35 @@ enum Schema {
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
         migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
+        migrator.registerMigration("v4") { db in try db.execute(sql: v4) }
         return migrator
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v3"
+    static let currentVersion = "v4"
+
+    /// v4: the dedup kinds of answers (issue 22): `reply` (the trigger answered: a comment id, or
+    /// `post:ID` for a post that mentions the agent), `dm` (the direct message answered) and
+    /// `dm_approve` (the DM request approved). SQLite cannot change a CHECK in place: the dedup
+    /// table is rebuilt, every row kept, and its index made again.
+    static let v4 = """
+        CREATE TABLE dedup_v4 (
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN (
+                    'post_vote', 'comment_vote', 'comment', 'follow', 'subscribe', 'reply', 'dm', 'dm_approve'
+                )),
+            target TEXT NOT NULL,
+            value TEXT NOT NULL DEFAULT '',
+            recorded_at REAL NOT NULL,
+            journal_key TEXT REFERENCES journal (key) ON DELETE SET NULL,
+            PRIMARY KEY (account, kind, target, value)
+        );
+        INSERT INTO dedup_v4 SELECT account, kind, target, value, recorded_at, journal_key FROM dedup;
+        DROP TABLE dedup;
+        ALTER TABLE dedup_v4 RENAME TO dedup;
+        CREATE INDEX dedup_by_journal ON dedup (journal_key);
+        """
 
     /// v3: the content ledger of the duplicate guard (what each agent posted and commented,
     /// fingerprinted; `signature` is a bottom-64 sketch of its word 3-shingles, in hex).
