@@ -65,6 +65,8 @@ extension AccountPass {
         } catch {
             machine.drain.withdraw(write)
             report.transientFailures += 1
+            logger.error("could not mark a write sent", metadata: ["agent": "\(agent)", "error": "\(error)"])
+            report.items.append(item(entry, write.summary, .deferred, "the state could not be written; not sent"))
             return true
         }
         let outcome = await WriteSender.send(write, with: client)

@@ -77,7 +77,8 @@ extension AccountPass {
                 seen[print.exact] == nil
             else { continue }
             seen[print.exact] = ContentSighting(
-                kind: write.kind.rawValue, at: entry.createdAt, journalKey: entry.key, excerpt: Self.excerpt(write),
+                kind: ContentFingerprint.ledgerKind(write.kind), at: entry.createdAt, journalKey: entry.key,
+                excerpt: Self.excerpt(write),
                 sent: false, sketch: print.sketch)
         }
         memo.contentSeen = seen
@@ -129,7 +130,9 @@ extension AccountPass {
     /// The ledger record of a post or comment about to be sent (nil for other writes).
     func contentRecord(_ write: PlannedWrite, key: String) -> ContentRecord? {
         ContentFingerprint(write).map {
-            $0.record(account: agent, kind: write.kind.rawValue, at: now, key: key, excerpt: Self.excerpt(write))
+            $0.record(
+                account: agent, kind: ContentFingerprint.ledgerKind(write.kind), at: now, key: key,
+                excerpt: Self.excerpt(write))
         }
     }
 }

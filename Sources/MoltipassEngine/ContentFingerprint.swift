@@ -46,6 +46,11 @@ struct ContentFingerprint: Sendable, Equatable {
         sketch = Array(hashes.sorted().prefix(Self.sketchSize))
     }
 
+    /// The content ledger's kind for a write that publishes text: `post`, or `comment` for
+    /// comments and replies (a reply is a comment on Moltbook, and the ledger's kinds are fixed
+    /// by the schema).
+    static func ledgerKind(_ kind: PlannedWrite.Kind) -> String { kind == .post ? "post" : "comment" }
+
     /// The text a write publishes, or nil for writes that publish none (votes, follows).
     init?(_ write: PlannedWrite) {
         switch write.kind {

@@ -35,6 +35,14 @@ public struct StepExpander: Sendable {
         case answers([Expanded], skipped: [InboundPlanner.Skip])
         /// The content queue is exhausted.
         case queueEmpty(String)
+
+        /// The writes found, whichever kind of outcome holds them.
+        public var found: [Expanded] {
+            switch self {
+            case .writes(let writes), .answers(let writes, _): writes
+            case .queueEmpty: []
+            }
+        }
     }
 
     public var recipe: Recipe
@@ -50,6 +58,7 @@ public struct StepExpander: Sendable {
     }
 
     /// The stable name of the recipe in keys and cursors (`Recipe.identity`).
+
     public var recipeID: String { recipe.identity }
 
     func context(target: [String: String] = [:]) -> TemplateContext {

@@ -38,7 +38,7 @@ public struct ContentHistory: Sendable {
                 seen[print.exact] == nil
             else { continue }
             seen[print.exact] = ContentSighting(
-                kind: write.kind.rawValue, at: entry.createdAt, journalKey: entry.key,
+                kind: ContentFingerprint.ledgerKind(write.kind), at: entry.createdAt, journalKey: entry.key,
                 excerpt: AccountPass.excerpt(write), sent: false, sketch: print.sketch)
         }
         return ContentHistory(sightings: seen, now: now)

@@ -115,7 +115,7 @@ extension PlanningMachine {
                 of: print, among: work.planned.content, seen, except: expanded.key, since: earliest) : nil
         guard let earlier = exact ?? near?.sighting else {
             work.planned.content[print.exact] = ContentSighting(
-                kind: expanded.write.kind.rawValue, at: now, journalKey: expanded.key,
+                kind: ContentFingerprint.ledgerKind(expanded.write.kind), at: now, journalKey: expanded.key,
                 excerpt: AccountPass.excerpt(expanded.write), sent: false, sketch: print.sketch)
             return nil
         }

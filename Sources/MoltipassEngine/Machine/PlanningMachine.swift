@@ -273,15 +273,14 @@ struct PlanningMachine {
             var outcome = expander.expand(
                 step: work.at.step, queuePosition: position, now: now, identity: known.identity, selection: selection,
                 inbound: work.at.inboundRead, alreadyDone: { facts.contains($0, $1) })
+            if known.contentSeen == nil, outcome.found.contains(where: \.write.kind.carriesText) {
+                // Expanded again once the ledger is read: the inbound items are kept for it.
+                return .loadContentLedger
+            }
             work.at.inboundRead = nil
             if case .answers(let writes, let skipped) = outcome {
                 report(skipped, answering: writes, in: work, into: &actions)
                 outcome = .writes(writes)
-            }
-            if known.contentSeen == nil, case .writes(let writes) = outcome,
-                writes.contains(where: \.write.kind.carriesText)
-            {
-                return .loadContentLedger
             }
             if startGeneration(outcome, occurrence: occurrence, in: &work, into: &actions) {
                 return self.step(&work, into: &actions)
