@@ -7,8 +7,18 @@ public enum LimitRules {
     /// How long the first-24-hours profile applies after an agent's `created_at`.
     public static let newAgentPeriod: Double = 86_400
 
+    /// Direct messages: one every 10 seconds and 100 a day, in every profile. Our own pacing, not
+    /// the server's: the reference documents no DM limit, only "reasonable use". An agent younger
+    /// than 24 hours cannot send DMs at all (the server refuses them); the engine refuses them
+    /// itself for such an agent, with that reason, so the first-day profile keeps the same rules
+    /// (a `never` here would name a limit instead of the agent's age).
+    public static let dmRules: [Rule] = [
+        Rule(id: "dm.cooldown", limit: 1, period: 10),
+        Rule(id: "dm.daily", limit: 100, period: 86_400),
+    ]
+
     /// The rules of `profile`, per class. Votes, follows and subscriptions have no documented
-    /// limit of their own: only the write budget binds them.
+    /// limit of their own: only the write budget binds them. Direct messages have `dmRules`.
     public static func rules(for profile: LimitProfile) -> [LimitClass: [Rule]] {
         [
             .read: [Rule(id: "read.minute", limit: profile.readsPerMinute, period: 60)],
@@ -21,6 +31,7 @@ public enum LimitRules {
             ],
             .submolt: [Rule(id: "submolt.cooldown", limit: 1, period: Double(profile.submoltInterval))],
             .verify: [Rule(id: "verify.minute", limit: 30, period: 60)],
+            .dm: dmRules,
         ]
     }
 

@@ -66,7 +66,7 @@ struct StatusCommandTests {
         let classes = agent["classes"]?.array ?? []
         #expect(
             classes.compactMap { $0["limit_class"]?.string }
-                == ["read", "write", "post", "comment", "vote", "follow", "subscribe", "submolt", "verify"])
+                == ["read", "write", "post", "comment", "vote", "follow", "subscribe", "submolt", "verify", "dm"])
         let write = classes.first { $0["limit_class"]?.string == "write" }?["tokens"]?.int
         let vote = classes.first { $0["limit_class"]?.string == "vote" }?["tokens"]?.int
         #expect(write != nil && vote == write, "\(json.stdout)")
