@@ -5,8 +5,9 @@ import Recipes
 import Storage
 
 /// What `moltipass status` shows: per agent and class, the next allowed time and the remaining
-/// budget; pauses; pending and uncertain journal entries; open challenges; the next due
-/// occurrences; the lease holder and the engine's last tick. Read from a snapshot: status
+/// budget; pauses; the inbox (pending DM requests, unread messages and notifications); pending
+/// and uncertain journal entries; open challenges; the next due occurrences; the lease holder
+/// and the engine's last tick. Read from a snapshot: status
 /// never writes the state.
 public struct StatusReport: Sendable, Codable, Equatable {
     public struct ClassStatus: Sendable, Codable, Equatable {
@@ -50,6 +51,52 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var reason: String
     }
 
+    /// The agent's inbox as the engine last read it (issue 22; `InboxSummary`).
+    public struct Inbox: Sendable, Codable, Equatable {
+        /// A DM request waiting for approval.
+        public struct Request: Sendable, Codable, Equatable {
+            public var from: String
+            public var conversationId: String
+            public var preview: String?
+            public var createdAt: Date?
+        }
+
+        public struct DirectMessages: Sendable, Codable, Equatable {
+            public var available: Bool
+            /// `available`, `blocked` (for now: an agent younger than 24 hours), `unsupported` (the
+            /// server has no DMs) or `failed` (the check failed).
+            public var state: String
+            /// Why not available.
+            public var reason: String?
+            /// When a block lifts, if known.
+            public var until: Date?
+            public var pendingRequests: [Request]
+            /// Nil when unknown.
+            public var unreadMessages: Int?
+        }
+
+        public var asOf: Date
+        /// Nil when unknown (the server did not say).
+        public var unreadNotifications: Int?
+        public var postsWithActivity: Int?
+        public var dm: DirectMessages
+
+        init(_ summary: InboxSummary) {
+            var until: Date?
+            if case .blocked(_, let date) = summary.dm { until = date }
+            asOf = summary.asOf
+            unreadNotifications = summary.unreadNotifications
+            postsWithActivity = summary.postsWithActivity
+            dm = DirectMessages(
+                available: summary.dm.isAvailable, state: summary.dm.state, reason: summary.dm.reason, until: until,
+                pendingRequests: summary.pendingRequests.map {
+                    Request(
+                        from: $0.from, conversationId: $0.conversationID, preview: $0.preview, createdAt: $0.createdAt)
+                },
+                unreadMessages: summary.unreadMessages)
+        }
+    }
+
     public struct AgentStatus: Sendable, Codable, Equatable {
         public var agent: String
         public var classes: [ClassStatus]
@@ -62,6 +109,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var next: [NextOccurrence]
         public var leaseHolder: String?
         public var leaseExpires: Date?
+        /// Nil when the engine has stored none (no pass read `/home` or the DM check yet).
+        public var inbox: Inbox? = nil
     }
 
     public var now: Date
@@ -106,7 +155,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     try await reader.pendingJournalEntries(account: agent),
                     try await reader.challenges(account: agent, status: .open, limit: 20),
                     parked,
-                    try await reader.lease(account: agent)
+                    try await reader.lease(account: agent),
+                    try await InboxSummary.read(account: agent, in: reader)
                 )
             }
             let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
@@ -147,7 +197,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                             nextAttempt: $0.nextAttemptAt, lastError: $0.lastError)
                     },
                     openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
-                    leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt))
+                    leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt, inbox: data.6.map(Inbox.init)))
         }
         return StatusReport(now: now, agents: result, lastTick: lastTick)
     }
@@ -181,6 +231,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 lines.append(
                     "  PAUSED \(pause.kind) until \(pause.until.map(iso) ?? "lifted by hand"): \(pause.reason)")
             }
+            if let inbox = agent.inbox { lines += inbox.lines }
             for status in agent.classes {
                 let next = status.nextAllowed.map { "next \(iso($0)) — \(status.binding ?? "")" } ?? "ready"
                 lines.append(

@@ -6,10 +6,11 @@ import MoltipassPlan
 import Recipes
 import Storage
 
-/// `moltipass status RECIPE…`: limits, pauses, pending writes and next occurrences, read-only.
+/// `moltipass status RECIPE…`: limits, pauses, the inbox, pending writes and next occurrences, read-only.
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show per agent and class the next allowed time, budgets, pauses, pending writes and next runs.",
+        abstract:
+            "Show per agent and class the next allowed time, budgets, pauses, the inbox, pending writes and next runs.",
         discussion: "Never writes the state. With --health: exit 0 when healthy, 1 with the reasons otherwise.")
 
     @Argument(help: "Recipe files (for the agents and their schedules).")
