@@ -246,6 +246,8 @@ struct EngineConversationTests {
               - id: inbox
                 schedule: { heartbeat: 30m }
                 steps:
+                  - reply:
+                      content: "Thanks {{ trigger.author }} ({{ trigger.id }})."
                   - dm:
                       content: "Hello {{ trigger.author }}, reef here ({{ trigger.id }})."
             """

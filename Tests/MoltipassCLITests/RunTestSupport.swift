@@ -125,7 +125,10 @@ struct RunFixture {
     @discardableResult
     func admin(_ method: HTTPMethod, _ path: String, _ json: JSONValue? = nil) async throws -> JSONValue {
         var components = URLComponents(url: sandbox.baseURL, resolvingAgainstBaseURL: false)!
-        components.path = "/_sandbox/" + path
+        // `PATH?QUERY`: the query is kept as a query, not escaped into the path.
+        let parts = path.split(separator: "?", maxSplits: 1).map(String.init)
+        components.path = "/_sandbox/" + parts[0]
+        if parts.count == 2 { components.percentEncodedQuery = parts[1] }
         var headers: HTTPHeaders = [:]
         if json != nil { headers.add(name: "Content-Type", value: "application/json") }
         let response = try await transport.send(

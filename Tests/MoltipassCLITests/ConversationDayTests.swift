@@ -1,0 +1,307 @@
+import Foundation
+import MoltbookAPI
+import MoltbookSandbox
+import MoltipassTesting
+import Testing
+
+/// Issue 22's acceptance, through the real binaries: a `moltipass` daemon and a
+/// `moltbook-sandbox` process with simulated agents, both on clocks scaled ×720 (a simulated day
+/// in two minutes), killed with SIGKILL at random points and started again. Two agents run
+/// Moltipass: reef posts and answers; kelp comments on reef's posts and answers too, so the two
+/// could talk for ever if the loop guard did not hold. Everything is checked from the sandbox's
+/// own record (`/_sandbox/comments`, `/notifications`, `/dm/conversations`, `/counters`).
+///
+/// Pinned to the moltbook.com dialect: the others have no /home, notifications or DMs.
+@Suite("Conversations: a simulated day", .serialized)
+struct ConversationDayTests {
+    /// 2026-01-01T00:00:00Z.
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)
+    static let scale = 720.0
+
+    struct Day {
+        let fixture: RunFixture
+        let recipes: [String]
+        var kills: [Double] = []
+        var daemons: [ChildProcess] = []
+    }
+
+    static func setUp() async throws -> Day {
+        let configDirectory = try TemporaryDirectory(prefix: "conversation-day")
+        defer { configDirectory.remove() }
+        let config = configDirectory.file("sandbox.json").path
+        try Data(
+            #"{"simulation": {"agents": 4, "dm_requests_per_day": 12, "dm_auto_approve_fraction": 0.5, "mention_posts_per_day": 2}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: config))
+        let fixture = try await RunFixture.start(
+            sandboxArguments: ["--now", RunFixture.iso(start), "--time-scale", String(Int(scale)), "--config", config],
+            dialect: .moltbookCom)
+        // Registered at the start and made two days old (established limits, DMs open): the
+        // simulated agents' day starts with the daemon's.
+        try await fixture.setClock(start)
+        for agent in ["reef", "kelp"] {
+            try await fixture.agent(agent)
+            try await fixture.admin(.post, "agents/\(agent)/age", .object(["age_seconds": .number(2 * 86_400)]))
+        }
+        let reef = try fixture.file(
+            "reef.yaml",
+            """
+            agent: reef
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: notes
+                schedule: { every: 3h }
+                steps:
+                  - post:
+                      submolt: general
+                      title: "Reef note {{ date: dd HH }}"
+                      content: "What the tide did on {{ date }} at {{ date: HH:mm }}."
+              - id: heartbeat
+                schedule: { heartbeat: 30m }
+                steps:
+                  - reply:
+                      to: [replies, mentions]
+                      content: "Thanks {{ trigger.author }}, noted ({{ trigger.id }})."
+                      max_per_run: 10
+                  - dm:
+                      content: "Hello {{ trigger.author }}, reef here ({{ trigger.id }})."
+            """)
+        let kelp = try fixture.file(
+            "kelp.yaml",
+            """
+            agent: kelp
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: chime-in
+                schedule: { every: 4h, start: 2026-01-01T00:20:00Z }
+                steps:
+                  - comment:
+                      on: { source: global, sort: new, limit: 20, authors: [reef], max_per_run: 1 }
+                      content: "kelp here, on {{ post.title }}: the harbour table agrees."
+              - id: heartbeat
+                schedule: { heartbeat: 30m }
+                steps:
+                  - reply:
+                      content: "kelp says {{ trigger.id }} is a fair point."
+                      max_depth: 6
+                      per_thread: 3
+            """)
+        return Day(fixture: fixture, recipes: [reef, kelp])
+    }
+
+    static func startDaemon(_ day: inout Day) async throws {
+        let clock = try await day.fixture.admin(.get, "clock")["now"]?.string
+        let now = try #require(clock.flatMap(SandboxTime.parse).map(RunFixture.iso))
+        let daemon = try ChildProcess(
+            "moltipass",
+            ["run"] + day.recipes + [
+                "--state", day.fixture.statePath, "--now", now, "--time-scale", String(Int(scale)), "--log-format",
+                "json",
+            ],
+            environment: day.fixture.home.environment, directory: day.fixture.home.directory.url)
+        day.daemons.append(daemon)
+    }
+
+    struct Comment {
+        var id: String
+        var post: String
+        var parent: String?
+        var author: String
+        var at: Date
+
+        init?(_ json: JSONValue) {
+            guard let id = json["id"]?.string, let post = json["post_id"]?.string, let author = json["author"]?.string,
+                let at = json["created_at"]?.string.flatMap(SandboxTime.parse)
+            else { return nil }
+            (self.id, self.post, self.parent, self.author, self.at) = (id, post, json["parent_id"]?.string, author, at)
+        }
+    }
+
+    @Test func aDayWithKillsAnswersEachReplyOnce() async throws {
+        guard TestDialect.current == .moltbookCom else { return }
+        var day = try await Self.setUp()
+        defer { Task { [fixture = day.fixture] in await fixture.stop() } }
+        var random = KillPoints(seed: UInt64(Date().timeIntervalSince1970))
+        print("ConversationDayTests seed \(random.state)")
+        try await Self.startDaemon(&day)
+        var elapsed = 0.0
+        for _ in 0..<3 {
+            let wait = 12 + Double(random.next() % 18_000) / 1_000
+            try await Task.sleep(for: .milliseconds(Int(wait * 1_000)))
+            elapsed += wait
+            day.kills.append(Date().timeIntervalSince1970)
+            day.daemons.last?.send(SIGKILL)
+            _ = await day.daemons.last?.waitForExit(timeout: 10)
+            try await Self.startDaemon(&day)
+        }
+        try await Task.sleep(for: .milliseconds(Int(max(5, 122 - elapsed) * 1_000)))
+        let clock = try await day.fixture.admin(.get, "clock")
+        day.daemons.last?.send(SIGTERM)
+        #expect(await day.daemons.last?.waitForExit(timeout: 60) == 0, "\(day.daemons.last?.stderr ?? "")")
+        let end = try #require(clock["now"]?.string.flatMap(SandboxTime.parse))
+        #expect(end.timeIntervalSince(Self.start) >= 86_400, "the day was not lived through: \(end)")
+
+        let comments = (try await day.fixture.admin(.get, "comments")["comments"]?.array ?? []).compactMap(Comment.init)
+        try await Self.checkReplies(day, comments, end: end)
+        Self.checkNoPingPong(comments)
+        try await Self.checkReadMarks(day, comments)
+        try await Self.checkHomeReads(day)
+        try await Self.checkDirectMessages(day, end: end)
+    }
+
+    /// Each comment on reef's posts and each reply to its comments: answered at most once, never
+    /// by reef to itself, and (unless the loop guard or the day's end passed it over) answered
+    /// within the heartbeat, with room for a restart and a loaded machine (a wall second is 12
+    /// simulated minutes).
+    static func checkReplies(_ day: Day, _ comments: [Comment], end: Date) async throws {
+        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+        let mine = comments.filter { $0.author == "reef" }
+        let posts = try await postIDs(of: "reef", day.fixture)
+        let triggers = comments.filter { comment in
+            guard comment.author != "reef" else { return false }
+            if let parent = comment.parent { return byID[parent]?.author == "reef" }
+            return posts.contains(comment.post)
+        }
+        #expect(triggers.count >= 10, "too little to answer: \(triggers.count) triggers on \(posts.count) posts")
+        var answered = 0
+        for trigger in triggers {
+            let answers = mine.filter { $0.parent == trigger.id }
+            #expect(answers.count <= 1, "\(trigger.id) by \(trigger.author) answered \(answers.count) times")
+            guard let answer = answers.first else {
+                let depth = ancestors(of: trigger, in: byID).count
+                let spoke = ancestors(of: trigger, in: byID).filter { $0.author == "reef" }.count
+                #expect(
+                    depth >= 4 || spoke >= 2 || trigger.at > end.addingTimeInterval(-90 * 60),
+                    "\(trigger.id) by \(trigger.author) at depth \(depth) was never answered")
+                continue
+            }
+            answered += 1
+            #expect(answer.at.timeIntervalSince(trigger.at) <= 90 * 60, "\(trigger.id) answered late: \(answer.at)")
+        }
+        #expect(answered >= 8, "\(answered) of \(triggers.count) answered")
+        for answer in mine where answer.parent != nil {
+            #expect(byID[answer.parent!]?.author != "reef", "reef answered itself: \(answer.id)")
+        }
+        // Within the comment limits: never two of reef's comments within 20 s.
+        let times = mine.map(\.at).sorted()
+        for (a, b) in zip(times, times.dropFirst()) {
+            #expect(b.timeIntervalSince(a) >= 20, "two comments \(b.timeIntervalSince(a)) s apart")
+        }
+    }
+
+    /// reef and kelp both answer: no branch between them goes deeper than their guards allow.
+    static func checkNoPingPong(_ comments: [Comment]) {
+        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+        for comment in comments where ["reef", "kelp"].contains(comment.author) {
+            let chain = ancestors(of: comment, in: byID)
+            let ownAbove = chain.filter { $0.author == comment.author }.count
+            // reef: per_thread 2 (the default); kelp: 3.
+            let cap = comment.author == "reef" ? 2 : 3
+            #expect(ownAbove <= cap, "\(comment.author) spoke \(ownAbove + 1) times in one branch")
+        }
+        #expect(comments.contains { $0.author == "kelp" && $0.parent == nil }, "kelp never commented on reef's posts")
+    }
+
+    /// A notification marked read whose comment reef answered was marked after the answer.
+    static func checkReadMarks(_ day: Day, _ comments: [Comment]) async throws {
+        let notes = try await day.fixture.admin(.get, "notifications?agent=reef")["notifications"]?.array ?? []
+        var marked = 0
+        for note in notes {
+            guard let readAt = note["read_at"]?.string.flatMap(SandboxTime.parse), let id = note["comment_id"]?.string
+            else { continue }
+            marked += 1
+            if let answer = comments.first(where: { $0.author == "reef" && $0.parent == id }) {
+                #expect(answer.at <= readAt, "the notification of \(id) was read before its answer")
+            }
+        }
+        #expect(marked >= 5, "reef marked \(marked) notifications read")
+    }
+
+    /// One `/home` request per agent per pass: never two at one instant.
+    static func checkHomeReads(_ day: Day) async throws {
+        let counters = try await day.fixture.counters()
+        for agent in ["reef", "kelp"] {
+            let reads = (counters["home_reads"]?[agent]?.array ?? []).compactMap(\.string)
+            #expect(reads.count >= 30, "\(agent) read /home \(reads.count) times")
+            #expect(Set(reads).count == reads.count, "\(agent) read /home twice in one pass")
+        }
+    }
+
+    /// DMs: reef writes only in approved conversations, approves none itself (its recipe names
+    /// no one), and `status --json` shows the requests still pending.
+    static func checkDirectMessages(_ day: Day, end: Date) async throws {
+        let conversations =
+            try await day.fixture.admin(.get, "dm/conversations?agent=reef")["conversations"]?.array ?? []
+        #expect(!conversations.isEmpty, "nobody wrote to reef")
+        var sent = 0
+        var pending: [String] = []
+        for conversation in conversations {
+            let messages = conversation["messages"]?.array ?? []
+            let mineCount = messages.filter { $0["sender"]?.string == "reef" }.count
+            if conversation["status"]?.string != "approved" {
+                #expect(mineCount == 0, "reef wrote in a conversation that is \(conversation["status"]?.string ?? "?")")
+                #expect(conversation["decided_by"]?.string != "agent", "reef decided a request itself")
+            }
+            if conversation["status"]?.string == "pending", let from = conversation["from"]?.string {
+                pending.append(from)
+            }
+            sent += mineCount
+            // Approved, and the other side's last message an hour and a half before the end (a
+            // heartbeat, a restart, a loaded machine): answered.
+            if conversation["status"]?.string == "approved", let last = messages.last,
+                last["sender"]?.string != "reef",
+                let at = last["created_at"]?.string.flatMap(SandboxTime.parse),
+                let decided = conversation["decided_at"]?.string.flatMap(SandboxTime.parse),
+                max(at, decided) < end.addingTimeInterval(-90 * 60)
+            {
+                Issue.record("reef left a message unanswered: \(Self.describe([conversation]))")
+            }
+        }
+        #expect(sent >= 1, "reef answered no direct message: \(Self.describe(conversations))")
+        let status = try await day.fixture.home.run(
+            ["status"] + day.recipes + ["--json", "--state", day.fixture.statePath])
+        #expect(status.status == 0, "\(status.stderr)")
+        let json = try JSONValue.parse(Data(status.stdout.utf8))
+        let agents = json["agents"]?.array ?? []
+        let reef = agents.first { $0["agent"]?.string == "reef" || $0["name"]?.string == "reef" }
+        let requests = reef?["inbox"]?["dm"]?["pending_requests"]?.array ?? []
+        let shown = Set(requests.compactMap { $0["from"]?.string })
+        // The summary is the last pass's: a request made after it may be missing, none is made up.
+        #expect(shown.isSubset(of: Set(conversations.compactMap { $0["from"]?.string })), "\(shown)")
+        if !pending.isEmpty { #expect(!shown.isEmpty, "status shows no pending request: \(status.stdout)") }
+    }
+
+    /// The ids of `agent`'s posts, read from the feed by a fresh reader.
+    static func postIDs(of agent: String, _ fixture: RunFixture) async throws -> Set<String> {
+        let anonymous = try MoltbookClient(
+            baseURL: fixture.sandbox.baseURL, apiKey: nil, transport: fixture.transport, allowLoopback: true)
+        let key = try await anonymous.register(
+            name: "reader_\(UUID().uuidString.prefix(6).lowercased())", description: "r"
+        )
+        .value.apiKey
+        let posts = try await anonymous.with(apiKey: key).posts(sort: .new, limit: 100).value.items
+        return Set(posts.filter { $0.author?.name == agent }.map(\.id))
+    }
+
+    static func describe(_ conversations: [JSONValue]) -> String {
+        conversations.map { conversation in
+            let messages = (conversation["messages"]?.array ?? []).map {
+                "\($0["sender"]?.string ?? "?")@\($0["created_at"]?.string ?? "?")"
+            }
+            return "\(conversation["from"]?.string ?? "?") \(conversation["status"]?.string ?? "?") "
+                + "decided \(conversation["decided_at"]?.string ?? "-"): \(messages.joined(separator: ", "))"
+        }.joined(separator: "; ")
+    }
+
+    static func ancestors(of comment: Comment, in byID: [String: Comment]) -> [Comment] {
+        var chain: [Comment] = []
+        var cursor = comment.parent.flatMap { byID[$0] }
+        while let parent = cursor {
+            chain.append(parent)
+            cursor = parent.parent.flatMap { byID[$0] }
+        }
+        return chain
+    }
+}
