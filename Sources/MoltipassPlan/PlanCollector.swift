@@ -175,8 +175,10 @@ package struct PlanCollector {
             let kind: String
             var trigger = event.inReplyTo ?? ""
             switch event.action {
+            // An answer (a step's "nothing to answer" line has the keyword but answers nothing).
             case PlannedWrite.Kind.reply.rawValue, PlannedWrite.Kind.directMessage.rawValue,
                 PlannedWrite.Kind.approveRequest.rawValue:
+                guard event.inReplyTo != nil else { return nil }
                 kind = event.action
             default:
                 if event.summary.hasPrefix("reply to @") || event.summary.hasPrefix("answer @") {

@@ -20,6 +20,9 @@ public struct PlanOptions: Sendable {
     public var enforceDuplicates = false
     /// Register the simulated agents less than 24 hours before `start` (first-day limits).
     public var newAgent = false
+    /// Other agents the simulated server plays (issue 22: comments, replies, mentions, DMs to the
+    /// agents whose recipes answer); nil: 3 when a recipe answers, else none.
+    public var simulatedAgents: Int?
     /// Feed posts from a fixture instead of the generator.
     public var feed: PlanFeed?
     /// Posts the generator writes per submolt per hour.

@@ -47,7 +47,9 @@ public struct PlanSimulation: Sendable {
                 MemoryStateStore()
             }
         let store = RecordingStateStore(inner: base)
-        let world = PlanWorld(options: options, meter: meter)
+        let world = PlanWorld(
+            options: options, meter: meter, answering: Array(Set(recipes.filter(\.answers).map(\.agent.value))).sorted()
+        )
         let engineStore: any StateStore = meter.map { MeteredStateStore(inner: store, meter: $0) } ?? store
         let needs = PlanFeed.Needs(recipes: recipes)
         let feed =

@@ -25,10 +25,13 @@ final class PlanWorld: Sendable {
     /// and comments in the timeline.
     let published = Mutex<[String: PlanResult.PostRef]>([:])
 
-    init(options: PlanOptions, meter: PassCostMeter? = nil) {
+    init(options: PlanOptions, meter: PassCostMeter? = nil, answering: [String] = []) {
         var config = SandboxConfig(
             limits: options.serverProfile.limits, newAgentLimits: options.serverProfile.newAgentLimits,
             autoClaim: true, challengeRate: options.challengeRate)
+        // Conversations to answer: simulated agents that talk to the agents whose recipes answer.
+        let simulated = options.simulatedAgents ?? (answering.isEmpty ? 0 : 3)
+        if simulated > 0 { config.simulation = SandboxSimulation(agents: simulated, targets: answering) }
         config.requireClaim = true
         config.enforceDuplicates = options.enforceDuplicates
         let model = SandboxModel(config: config, seed: options.seed)

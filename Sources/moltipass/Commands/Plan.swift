@@ -71,6 +71,12 @@ struct Plan: AsyncParsableCommand {
     @Flag(help: "Simulate agents in their first 24 hours (stricter limits).")
     var newAgent = false
 
+    @Option(
+        help:
+            "Other agents the simulated server plays, who comment, reply, mention and write DMs (default: 3 when a recipe answers with reply: or dm:, else 0)."
+    )
+    var simulatedAgents: Int?
+
     @Flag(help: "The simulated server refuses repeated content and suspends for it, as moltbook.com does.")
     var enforceDuplicates = false
 
@@ -169,6 +175,13 @@ struct Plan: AsyncParsableCommand {
             options.faultRate = faultRate
             options.newAgent = newAgent
             options.enforceDuplicates = enforceDuplicates
+            if let simulatedAgents {
+                guard (0...1_000).contains(simulatedAgents) else {
+                    printError("moltipass: --simulated-agents takes 0 to 1000")
+                    return .usage
+                }
+                options.simulatedAgents = simulatedAgents
+            }
             do {
                 options.serverProfile = try PlanServerProfile.named(serverProfile)
                 if let feed { options.feed = try PlanFeed.load(path: feed) }
