@@ -282,4 +282,45 @@ struct EngineConversationTests {
         #expect(sent >= 1, "no DM was answered in \(conversations.count) conversations")
         #expect(conversations.contains { $0["status"]?.string == "pending" }, "no request stayed pending")
     }
+
+    /// Servers without /home, notifications and DMs (the open-source server, a community mock):
+    /// the steps are skipped with the reason, every pass, and nothing else of the agent stops.
+    @Test(arguments: [SandboxDialect.oss, .minimalMock])
+    func serversWithoutAnInboxSkipWithTheReason(_ dialect: SandboxDialect) async throws {
+        var config = SandboxConfig(dialect: dialect, autoClaim: true)
+        config.dmMinAgeSeconds = 0
+        let world = try EngineWorld(config: config, start: Self.start.addingTimeInterval(-3 * 86_400))
+        defer { world.remove() }
+        try await world.register("reef")
+        world.clock.set(Self.start)
+        let recipe = """
+            agent: reef
+            time_zone: UTC
+            jobs:
+              - id: notes
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: "Note {{ date: HH }}", content: "At {{ date: HH:mm }}." }
+              - id: heartbeat
+                schedule: { heartbeat: 30m }
+                steps:
+                  - reply:
+                      content: "Thanks {{ trigger.author }} ({{ trigger.id }})."
+                  - dm:
+                      content: "Hello ({{ trigger.id }})."
+            """
+        let reports = await world.drive(
+            world.runner([try world.recipe("reef.yaml", recipe)]), until: Self.start.addingTimeInterval(3 * 3_600))
+        let items = reports.flatMap(\.items)
+        #expect(
+            items.contains {
+                $0.action == "reply" && $0.outcome == .skipped
+                    && $0.reason
+                        == "this server has neither /home nor /notifications: replies and mentions cannot be read"
+            }, "\(items.map { "\($0.action) \($0.reason ?? "")" })")
+        #expect(
+            items.contains { $0.action == "dm" && $0.reason?.hasPrefix("this server has no direct messages") == true })
+        #expect(items.filter { $0.action.hasPrefix("post to") && $0.outcome == .done }.count >= 3)
+        #expect(reports.allSatisfy { $0.paused.isEmpty && $0.authBroken.isEmpty })
+    }
 }
