@@ -143,9 +143,15 @@ extension AccountPass {
         for note in unread where note.type == .mention && note.commentID == nil {
             guard let postID = note.postID, !items.contains(where: { (item: Inbound) in item.id == "post:" + postID })
             else { continue }
-            let item = Inbound(
-                source: .mentions, id: "post:" + postID, author: note.actorName ?? "someone",
-                content: note.content ?? "", createdAt: note.createdAt, postID: postID, postTitle: nil)
+            // The post itself is what mentions the agent (the notification only says so): one read.
+            let post = try await inboxRead { try await $0.post(id: postID) }?.post
+            let text = post.map { [$0.title, $0.content ?? ""].filter { !$0.isEmpty }.joined(separator: "\n") }
+            var item = Inbound(
+                source: .mentions, id: "post:" + postID, author: post?.author?.name ?? note.actorName ?? "someone",
+                content: text ?? note.content ?? "", createdAt: post?.createdAt ?? note.createdAt, postID: postID,
+                postTitle: post?.title)
+            item.postAuthor = post?.author?.name
+            item.postSubmolt = post?.submolt?.name
             items.append(item)
             inbox.activity[postID, default: []].insert(item.id)
         }

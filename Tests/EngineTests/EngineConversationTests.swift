@@ -29,21 +29,6 @@ struct EngineConversationTests {
         return try JSONValue.parse(response.body)
     }
 
-    struct SandboxComment {
-        var id: String
-        var post: String
-        var parent: String?
-        var author: String
-        var at: Date
-
-        init?(_ json: JSONValue) {
-            guard let id = json["id"]?.string, let post = json["post_id"]?.string, let author = json["author"]?.string,
-                let at = json["created_at"]?.string.flatMap(SandboxTime.parse)
-            else { return nil }
-            (self.id, self.post, self.parent, self.author, self.at) = (id, post, json["parent_id"]?.string, author, at)
-        }
-    }
-
     static func comments(_ world: EngineWorld) async throws -> [SandboxComment] {
         (try await admin(world, "comments")["comments"]?.array ?? []).compactMap(SandboxComment.init)
     }
@@ -90,7 +75,7 @@ struct EngineConversationTests {
         #expect(reports.count > 48)
 
         let comments = try await Self.comments(world)
-        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+        let byID = SandboxComment.byID(comments)
         let mine = comments.filter { $0.author == "reef" }
         let posts = try await reader.posts(sort: .new, limit: 100).value.items
         let reefPostIDs = Set(posts.filter { $0.author?.name == "reef" }.map(\.id))
@@ -109,7 +94,7 @@ struct EngineConversationTests {
             #expect(answers.count <= 1, "\(trigger.id) answered \(answers.count) times")
             guard let answer = answers.first else {
                 let depth = Self.depth(of: trigger, in: byID)
-                let mineAbove = Self.ancestors(of: trigger, in: byID).filter { $0.author == "reef" }.count
+                let mineAbove = trigger.ancestors(in: byID).filter { $0.author == "reef" }.count
                 let late = trigger.at > end.addingTimeInterval(-45 * 60)
                 #expect(
                     depth >= 4 || mineAbove >= 2 || late,
@@ -145,18 +130,8 @@ struct EngineConversationTests {
         #expect(Set(homeReads).count == homeReads.count, "a pass read /home twice")
     }
 
-    static func ancestors(of comment: SandboxComment, in byID: [String: SandboxComment]) -> [SandboxComment] {
-        var chain: [SandboxComment] = []
-        var cursor = comment.parent.flatMap { byID[$0] }
-        while let parent = cursor {
-            chain.append(parent)
-            cursor = parent.parent.flatMap { byID[$0] }
-        }
-        return chain
-    }
-
     static func depth(of comment: SandboxComment, in byID: [String: SandboxComment]) -> Int {
-        ancestors(of: comment, in: byID).count
+        comment.ancestors(in: byID).count
     }
 
     /// Two agents that both run Moltipass and both answer every reply: their exchange under one
@@ -204,7 +179,7 @@ struct EngineConversationTests {
         let runner = world.runner([try world.recipe("reef.yaml", reef), try world.recipe("kelp.yaml", kelp)])
         _ = await world.drive(runner, until: Self.start.addingTimeInterval(12 * 3_600))
         let comments = try await Self.comments(world)
-        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+        let byID = SandboxComment.byID(comments)
         #expect(comments.contains { $0.author == "kelp" && $0.parent == nil }, "kelp never commented")
         #expect(comments.contains { $0.author == "reef" && $0.parent != nil }, "reef never answered")
         let deepest = comments.map { Self.depth(of: $0, in: byID) }.max() ?? 0
@@ -224,7 +199,7 @@ struct EngineConversationTests {
         let newAnswers = later.filter { $0.parent != nil }.count - comments.filter { $0.parent != nil }.count
         #expect(newAnswers <= later.count - total)
         #expect(
-            (later.map { Self.depth(of: $0, in: Dictionary(uniqueKeysWithValues: later.map { ($0.id, $0) })) }.max()
+            (later.map { Self.depth(of: $0, in: SandboxComment.byID(later)) }.max()
                 ?? 0) <= 6)
     }
 

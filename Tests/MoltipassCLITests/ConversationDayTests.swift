@@ -21,8 +21,7 @@ struct ConversationDayTests {
     struct Day {
         let fixture: RunFixture
         let recipes: [String]
-        var kills: [Double] = []
-        var daemons: [ChildProcess] = []
+        var run: KilledDay
     }
 
     static func setUp() async throws -> Day {
@@ -88,62 +87,19 @@ struct ConversationDayTests {
                       max_depth: 6
                       per_thread: 3
             """)
-        return Day(fixture: fixture, recipes: [reef, kelp])
-    }
-
-    static func startDaemon(_ day: inout Day) async throws {
-        let clock = try await day.fixture.admin(.get, "clock")["now"]?.string
-        let now = try #require(clock.flatMap(SandboxTime.parse).map(RunFixture.iso))
-        let daemon = try ChildProcess(
-            "moltipass",
-            ["run"] + day.recipes + [
-                "--state", day.fixture.statePath, "--now", now, "--time-scale", String(Int(scale)), "--log-format",
-                "json",
-            ],
-            environment: day.fixture.home.environment, directory: day.fixture.home.directory.url)
-        day.daemons.append(daemon)
-    }
-
-    struct Comment {
-        var id: String
-        var post: String
-        var parent: String?
-        var author: String
-        var at: Date
-
-        init?(_ json: JSONValue) {
-            guard let id = json["id"]?.string, let post = json["post_id"]?.string, let author = json["author"]?.string,
-                let at = json["created_at"]?.string.flatMap(SandboxTime.parse)
-            else { return nil }
-            (self.id, self.post, self.parent, self.author, self.at) = (id, post, json["parent_id"]?.string, author, at)
-        }
+        return Day(
+            fixture: fixture, recipes: [reef, kelp],
+            run: KilledDay(fixture: fixture, recipes: [reef, kelp], scale: scale))
     }
 
     @Test func aDayWithKillsAnswersEachReplyOnce() async throws {
         guard TestDialect.current == .moltbookCom else { return }
         var day = try await Self.setUp()
         defer { Task { [fixture = day.fixture] in await fixture.stop() } }
-        var random = KillPoints(seed: UInt64(Date().timeIntervalSince1970))
-        print("ConversationDayTests seed \(random.state)")
-        try await Self.startDaemon(&day)
-        var elapsed = 0.0
-        for _ in 0..<3 {
-            let wait = 12 + Double(random.next() % 18_000) / 1_000
-            try await Task.sleep(for: .milliseconds(Int(wait * 1_000)))
-            elapsed += wait
-            day.kills.append(Date().timeIntervalSince1970)
-            day.daemons.last?.send(SIGKILL)
-            _ = await day.daemons.last?.waitForExit(timeout: 10)
-            try await Self.startDaemon(&day)
-        }
-        try await Task.sleep(for: .milliseconds(Int(max(5, 122 - elapsed) * 1_000)))
-        let clock = try await day.fixture.admin(.get, "clock")
-        day.daemons.last?.send(SIGTERM)
-        #expect(await day.daemons.last?.waitForExit(timeout: 60) == 0, "\(day.daemons.last?.stderr ?? "")")
-        let end = try #require(clock["now"]?.string.flatMap(SandboxTime.parse))
-        #expect(end.timeIntervalSince(Self.start) >= 86_400, "the day was not lived through: \(end)")
+        let end = try await day.run.live(label: "ConversationDayTests", from: Self.start)
 
-        let comments = (try await day.fixture.admin(.get, "comments")["comments"]?.array ?? []).compactMap(Comment.init)
+        let comments = (try await day.fixture.admin(.get, "comments")["comments"]?.array ?? []).compactMap(
+            SandboxComment.init)
         try await Self.checkReplies(day, comments, end: end)
         Self.checkNoPingPong(comments)
         try await Self.checkReadMarks(day, comments)
@@ -155,8 +111,8 @@ struct ConversationDayTests {
     /// by reef to itself, and (unless the loop guard or the day's end passed it over) answered
     /// within the heartbeat, with room for a restart and a loaded machine (a wall second is 12
     /// simulated minutes).
-    static func checkReplies(_ day: Day, _ comments: [Comment], end: Date) async throws {
-        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+    static func checkReplies(_ day: Day, _ comments: [SandboxComment], end: Date) async throws {
+        let byID = SandboxComment.byID(comments)
         let mine = comments.filter { $0.author == "reef" }
         let posts = try await postIDs(of: "reef", day.fixture)
         let triggers = comments.filter { comment in
@@ -170,8 +126,8 @@ struct ConversationDayTests {
             let answers = mine.filter { $0.parent == trigger.id }
             #expect(answers.count <= 1, "\(trigger.id) by \(trigger.author) answered \(answers.count) times")
             guard let answer = answers.first else {
-                let depth = ancestors(of: trigger, in: byID).count
-                let spoke = ancestors(of: trigger, in: byID).filter { $0.author == "reef" }.count
+                let depth = trigger.ancestors(in: byID).count
+                let spoke = trigger.ancestors(in: byID).filter { $0.author == "reef" }.count
                 #expect(
                     depth >= 4 || spoke >= 2 || trigger.at > end.addingTimeInterval(-90 * 60),
                     "\(trigger.id) by \(trigger.author) at depth \(depth) was never answered")
@@ -192,10 +148,10 @@ struct ConversationDayTests {
     }
 
     /// reef and kelp both answer: no branch between them goes deeper than their guards allow.
-    static func checkNoPingPong(_ comments: [Comment]) {
-        let byID = Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0) })
+    static func checkNoPingPong(_ comments: [SandboxComment]) {
+        let byID = SandboxComment.byID(comments)
         for comment in comments where ["reef", "kelp"].contains(comment.author) {
-            let chain = ancestors(of: comment, in: byID)
+            let chain = comment.ancestors(in: byID)
             let ownAbove = chain.filter { $0.author == comment.author }.count
             // reef: per_thread 2 (the default); kelp: 3.
             let cap = comment.author == "reef" ? 2 : 3
@@ -205,7 +161,7 @@ struct ConversationDayTests {
     }
 
     /// A notification marked read whose comment reef answered was marked after the answer.
-    static func checkReadMarks(_ day: Day, _ comments: [Comment]) async throws {
+    static func checkReadMarks(_ day: Day, _ comments: [SandboxComment]) async throws {
         let notes = try await day.fixture.admin(.get, "notifications?agent=reef")["notifications"]?.array ?? []
         var marked = 0
         for note in notes {
@@ -295,13 +251,4 @@ struct ConversationDayTests {
         }.joined(separator: "; ")
     }
 
-    static func ancestors(of comment: Comment, in byID: [String: Comment]) -> [Comment] {
-        var chain: [Comment] = []
-        var cursor = comment.parent.flatMap { byID[$0] }
-        while let parent = cursor {
-            chain.append(parent)
-            cursor = parent.parent.flatMap { byID[$0] }
-        }
-        return chain
-    }
 }

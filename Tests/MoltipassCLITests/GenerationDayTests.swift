@@ -26,8 +26,9 @@ struct GenerationDayTests {
         let keyFile: String
         let log: String
         let recipe: String
-        var kills: [Double] = []
-        var daemons: [ChildProcess] = []
+        var run: KilledDay
+        var kills: [Double] { run.kills }
+        var daemons: [ChildProcess] { run.daemons }
     }
 
     /// The sandbox (with the OpenAI fake requiring `modelKey`), a writer registered two days
@@ -89,7 +90,9 @@ struct GenerationDayTests {
                           prompt: "Reply in one sentence to {{ post.title }}: {{ post.content }}"
                           key_file: \(ownKeyFile)
             """)
-        return Day(fixture: fixture, keyFile: ownKeyFile, log: log, recipe: recipe)
+        return Day(
+            fixture: fixture, keyFile: ownKeyFile, log: log, recipe: recipe,
+            run: KilledDay(fixture: fixture, recipes: [recipe], scale: scale))
     }
 
     /// The fake's root: `http://127.0.0.1:PORT/openai` (beside the Moltbook API, not under it).
@@ -99,46 +102,13 @@ struct GenerationDayTests {
         return components.url!.absoluteString
     }
 
-    /// Starts a daemon at the sandbox's current instant (a restarted one carries on the day).
-    static func startDaemon(_ day: inout Day) async throws {
-        let clock = try await day.fixture.admin(.get, "clock")["now"]?.string
-        let now = try #require(clock.flatMap(SandboxTime.parse).map(RunFixture.iso))
-        let daemon = try ChildProcess(
-            "moltipass",
-            [
-                "run", day.recipe, "--state", day.fixture.statePath, "--now", now, "--time-scale",
-                String(Int(scale)), "--log-format", "json",
-            ],
-            environment: day.fixture.home.environment, directory: day.fixture.home.directory.url)
-        day.daemons.append(daemon)
-    }
-
     @Test func dayWithKillsGeneratesAndSendsEachTextOnce() async throws {
         guard TestDialect.current == .moltbookCom else { return }
         var day = try await Self.setUp()
         defer { Task { [fixture = day.fixture] in await fixture.stop() } }
-        var random = KillPoints(seed: UInt64(Date().timeIntervalSince1970))
-        let seed = random.state
-        print("GenerationDayTests seed \(seed)")
         // A simulated day is 120 s of wall time: three kills at random points, each followed by
         // a restart from where the sandbox's clock stands.
-        try await Self.startDaemon(&day)
-        var elapsed = 0.0
-        for _ in 0..<3 {
-            let wait = 12 + Double(random.next() % 18_000) / 1_000
-            try await Task.sleep(for: .milliseconds(Int(wait * 1_000)))
-            elapsed += wait
-            day.kills.append(Date().timeIntervalSince1970)
-            day.daemons.last?.send(SIGKILL)
-            _ = await day.daemons.last?.waitForExit(timeout: 10)
-            try await Self.startDaemon(&day)
-        }
-        try await Task.sleep(for: .milliseconds(Int(max(5, 122 - elapsed) * 1_000)))
-        let clock = try await day.fixture.admin(.get, "clock")
-        day.daemons.last?.send(SIGTERM)
-        #expect(await day.daemons.last?.waitForExit(timeout: 60) == 0, "\(day.daemons.last?.stderr ?? "")")
-        let end = try #require(clock["now"]?.string.flatMap(SandboxTime.parse))
-        #expect(end.timeIntervalSince(Self.start) >= 86_400, "the day was not lived through: \(end)")
+        let end = try await day.run.live(label: "GenerationDayTests", from: Self.start)
 
         try await Self.checkPosts(day, end: end)
         try await Self.checkComments(day, end: end)

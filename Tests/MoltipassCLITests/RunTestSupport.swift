@@ -252,3 +252,60 @@ extension TestDialect {
     /// open-source server issues none).
     static var issuingChallenges: SandboxDialect { current == .oss ? .moltbookCom : current }
 }
+
+/// A `moltipass run` daemon living a simulated day on scaled clocks (the sandbox started with
+/// `--now` and `--time-scale`), killed with SIGKILL at three random points and started again
+/// each time from where the sandbox's clock stands: the day tests of issues 21 and 22.
+struct KilledDay {
+    let fixture: RunFixture
+    /// The recipes (and any other arguments before `--state`).
+    let recipes: [String]
+    let scale: Double
+    /// Wall-clock instants (seconds since 1970) of the kills, and every daemon started.
+    var kills: [Double] = []
+    var daemons: [ChildProcess] = []
+
+    init(fixture: RunFixture, recipes: [String], scale: Double) {
+        self.fixture = fixture
+        self.recipes = recipes
+        self.scale = scale
+    }
+
+    /// Starts a daemon at the sandbox's current instant (a restarted one carries on the day).
+    mutating func startDaemon() async throws {
+        let clock = try await fixture.admin(.get, "clock")["now"]?.string
+        let now = try #require(clock.flatMap(SandboxTime.parse).map(RunFixture.iso))
+        let daemon = try ChildProcess(
+            "moltipass",
+            ["run"] + recipes + [
+                "--state", fixture.statePath, "--now", now, "--time-scale", String(Int(scale)), "--log-format", "json",
+            ],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        daemons.append(daemon)
+    }
+
+    /// Lives the day (122 s of wall time at ×720: three kills at random points, the seed printed
+    /// under `label`), stops the last daemon with SIGTERM, and returns the sandbox's clock then.
+    mutating func live(label: String, from start: Date) async throws -> Date {
+        var random = KillPoints(seed: UInt64(Date().timeIntervalSince1970))
+        print("\(label) seed \(random.state)")
+        try await startDaemon()
+        var elapsed = 0.0
+        for _ in 0..<3 {
+            let wait = 12 + Double(random.next() % 18_000) / 1_000
+            try await Task.sleep(for: .milliseconds(Int(wait * 1_000)))
+            elapsed += wait
+            kills.append(Date().timeIntervalSince1970)
+            daemons.last?.send(SIGKILL)
+            _ = await daemons.last?.waitForExit(timeout: 10)
+            try await startDaemon()
+        }
+        try await Task.sleep(for: .milliseconds(Int(max(5, 122 - elapsed) * 1_000)))
+        let clock = try await fixture.admin(.get, "clock")
+        daemons.last?.send(SIGTERM)
+        #expect(await daemons.last?.waitForExit(timeout: 60) == 0, "\(daemons.last?.stderr ?? "")")
+        let end = try #require(clock["now"]?.string.flatMap(SandboxTime.parse))
+        #expect(end.timeIntervalSince(start) >= 86_400, "the day was not lived through: \(end)")
+        return end
+    }
+}
