@@ -17,6 +17,8 @@ struct InboxPass {
     var homeRead = false
     var notes: [MoltbookNotification]?
     var notesRead = false
+    /// Routes the server refused this pass (401/403), in words.
+    var refused: [String] = []
     /// The DM check as read (for the summary).
     var check: DMCheck?
     /// Why DMs are not available, when they are not.
@@ -89,7 +91,16 @@ extension AccountPass {
     /// (`/home`'s `activity_on_your_posts`, the unread notifications' posts).
     func readComments() async throws -> InboundRead {
         if !inbox.homeRead {
-            inbox.home = try await inboxRead { try await $0.home() }
+            // A 401/403 on `/home` alone (moltbook-api.md §6.1: routes refused one by one while the
+            // feed worked) leaves the notifications as the source; a 5xx fails the step (tried again).
+            do {
+                inbox.home = try await inboxRead { try await $0.home() }
+            } catch let error as APIError where Self.refusesRoute(error) {
+                inbox.refused.append("/home (\(error.message))")
+                logger.warning(
+                    "/home refused; the notifications alone are used",
+                    metadata: ["agent": "\(agent)", "error": "\(error)"])
+            }
             inbox.homeRead = true
         }
         if !inbox.notesRead {
@@ -100,6 +111,9 @@ extension AccountPass {
             } catch let deferred as ReadDeferred {
                 throw deferred
             } catch {
+                if let error = error as? APIError, Self.refusesRoute(error) {
+                    inbox.refused.append("/notifications (\(error.message))")
+                }
                 logger.warning(
                     "notifications could not be read; /home alone is used",
                     metadata: ["agent": "\(agent)", "error": "\(error)"])
@@ -107,6 +121,13 @@ extension AccountPass {
             inbox.notesRead = true
         }
         guard inbox.home != nil || inbox.notes != nil else {
+            if !inbox.refused.isEmpty {
+                // Refused, not missing: said as such (a key problem would also refuse the writes,
+                // which pause the agent on their own).
+                return InboundRead(
+                    unavailable: "the server refused " + inbox.refused.joined(separator: " and ")
+                        + ": replies and mentions cannot be read this pass")
+            }
             return InboundRead(
                 unavailable: "this server has neither /home nor /notifications: replies and mentions cannot be read")
         }
@@ -160,6 +181,12 @@ extension AccountPass {
 
     static func olderActivityFirst(_ a: Home.PostActivity, _ b: Home.PostActivity) -> Bool {
         (a.latestAt ?? .distantPast, a.postID) < (b.latestAt ?? .distantPast, b.postID)
+    }
+
+    /// A refusal of one route (401, 403) that is not a suspension: not proof that the key is bad
+    /// (moltbook-api.md §6.1), so the feature is unavailable this pass rather than the step failed.
+    static func refusesRoute(_ error: APIError) -> Bool {
+        [.invalidKey, .authenticationRequired, .forbidden].contains(error.code)
     }
 
     /// Notification kinds that name something to answer.
@@ -239,7 +266,7 @@ extension AccountPass {
         let check: DMCheck?
         do {
             check = try await inboxRead { try await $0.dmCheck() }
-        } catch let error as APIError where error.code == .forbidden {
+        } catch let error as APIError where Self.refusesRoute(error) {
             let reason = "the server refused direct messages: \(error.message)"
             inbox.dmUnavailable = reason
             return InboundRead(unavailable: reason)

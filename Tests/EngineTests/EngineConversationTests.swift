@@ -298,4 +298,49 @@ struct EngineConversationTests {
         #expect(items.filter { $0.action.hasPrefix("post to") && $0.outcome == .done }.count >= 3)
         #expect(reports.allSatisfy { $0.paused.isEmpty && $0.authBroken.isEmpty })
     }
+
+    /// Answers 401 to the routes named, passes the rest to the sandbox: a server that refuses
+    /// one route while the others work (moltbook-api.md §6.1).
+    struct RefusingTransport: HTTPTransport {
+        let inner: any HTTPTransport
+        let refused: [String]
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            guard refused.contains(where: { request.url.path.hasSuffix($0) }) else {
+                return try await inner.send(request)
+            }
+            return HTTPResponse(
+                status: 401, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"success":false,"error":"Unauthorized"}"#.utf8))
+        }
+    }
+
+    /// A 401 on the notifications alone: `/home` is the source and the replies are answered; a
+    /// 401 on both: the step is skipped saying so, and the agent is neither paused nor broken.
+    @Test func aRefusedInboxRouteIsNotABrokenKey() async throws {
+        for refused in [["/notifications"], ["/notifications", "/home"]] {
+            let world = try Self.world(simulation: SandboxSimulation(agents: 3, targets: ["reef"], dmRequestsPerDay: 0))
+            defer { world.remove() }
+            try await world.register("reef")
+            world.clock.set(Self.start)
+            let runner = world.runner(
+                [try world.recipe("reef.yaml", Self.recipe)],
+                transport: RefusingTransport(inner: world.transport, refused: refused))
+            let reports = await world.drive(runner, until: Self.start.addingTimeInterval(12 * 3_600))
+            let items = reports.flatMap(\.items)
+            #expect(reports.allSatisfy { $0.paused.isEmpty && $0.authBroken.isEmpty }, "\(refused)")
+            #expect(items.filter { $0.action.hasPrefix("post to") && $0.outcome == .done }.count >= 4)
+            let answered = items.filter { $0.action.hasPrefix("reply to") && $0.outcome == .done }.count
+            if refused.count == 1 {
+                #expect(answered >= 3, "nothing answered with /home alone")
+            } else {
+                #expect(answered == 0)
+                #expect(
+                    items.contains {
+                        $0.action == "reply" && $0.reason?.hasPrefix("the server refused /home (") == true
+                            && $0.reason?.contains("and /notifications (") == true
+                    }, "\(items.map { $0.reason ?? "" })")
+            }
+        }
+    }
 }
