@@ -65,6 +65,13 @@ struct ConversationDayTests {
                       max_per_run: 10
                   - dm:
                       content: "Hello {{ trigger.author }}, reef here ({{ trigger.id }})."
+              - id: thanks-mentions
+                schedule: { heartbeat: 30m }
+                steps:
+                  - reply:
+                      to: mentions
+                      authors: [nobody-in-particular]
+                      content: "Never sent ({{ trigger.id }})."
             """)
         let kelp = try fixture.file(
             "kelp.yaml",
@@ -175,13 +182,15 @@ struct ConversationDayTests {
         #expect(marked >= 5, "reef marked \(marked) notifications read")
     }
 
-    /// One `/home` request per agent per pass: never two at one instant.
+    /// One `/home` request per agent per pass: reef's two answering jobs beat together and share
+    /// it, so a day has at most one read per beat (48), one per restart (a missed beat runs once)
+    /// and a little slack; reading it per job would make twice that.
     static func checkHomeReads(_ day: Day) async throws {
         let counters = try await day.fixture.counters()
         for agent in ["reef", "kelp"] {
             let reads = (counters["home_reads"]?[agent]?.array ?? []).compactMap(\.string)
             #expect(reads.count >= 30, "\(agent) read /home \(reads.count) times")
-            #expect(Set(reads).count == reads.count, "\(agent) read /home twice in one pass")
+            #expect(reads.count <= 48 + day.run.kills.count + 3, "\(agent) read /home \(reads.count) times in a day")
         }
     }
 
