@@ -134,16 +134,13 @@ extension SandboxState {
     func commentRefusal(_ agentID: String, now: Date) -> LimitRefusal? {
         guard let agent = agents[agentID] else { return nil }
         let profile = limitProfile(of: agentID, now: now)
-        let dayAgo = now.addingTimeInterval(-86_400)
-        let today = agent.commentTimes.filter { $0 > dayAgo && $0 <= now }
-        let remaining = profile.commentsPerDay.map { max(0, $0 - today.count) }
-        if let cap = profile.commentsPerDay, today.count >= cap, let oldest = today.first {
-            let next = oldest.addingTimeInterval(86_400)
-            let wait = SandboxTime.secondsUntil(next, from: now)
-            return LimitRefusal(
-                kind: "comment", retryAfterSeconds: wait, resetAt: next,
-                error: "You have reached your daily comment limit (\(cap) per day)",
-                hint: "Try again in \(SandboxWording.plural((wait + 3599) / 3600, "hour"))", dailyRemaining: 0)
+        let window = RollingWindow(times: agent.commentTimes, now: now)
+        let remaining = profile.commentsPerDay.map { max(0, $0 - window.today.count) }
+        if let refusal = window.dailyCap(
+            profile.commentsPerDay, kind: "comment",
+            error: { "You have reached your daily comment limit (\($0) per day)" })
+        {
+            return refusal
         }
         if let perHour = profile.commentsPerHour {
             let hourAgo = now.addingTimeInterval(-3600)
@@ -157,47 +154,62 @@ extension SandboxState {
                     dailyRemaining: remaining)
             }
         }
-        if let cooldown = profile.commentCooldownSeconds, let last = agent.commentTimes.last {
-            let next = last.addingTimeInterval(Double(cooldown))
-            if now < next {
-                let wait = SandboxTime.secondsUntil(next, from: now)
-                return LimitRefusal(
-                    kind: "comment", retryAfterSeconds: wait, resetAt: next,
-                    error: "You can only comment once every \(SandboxWording.plural(cooldown, "second"))",
-                    hint: "Wait \(SandboxWording.plural(wait, "second")) before commenting again",
-                    dailyRemaining: remaining)
-            }
-        }
-        return nil
+        return window.cooldown(
+            profile.commentCooldownSeconds, kind: "comment", remaining: remaining,
+            error: { "You can only comment once every \(SandboxWording.plural($0, "second"))" },
+            hint: { "Wait \(SandboxWording.plural($0, "second")) before commenting again" })
     }
 
     /// The direct-message cooldown or daily-cap refusal (requests and sends together), or nil.
     func dmRefusal(_ agentID: String, now: Date) -> LimitRefusal? {
         guard let agent = agents[agentID] else { return nil }
         let profile = limitProfile(of: agentID, now: now)
-        let dayAgo = now.addingTimeInterval(-86_400)
-        let today = agent.dmTimes.filter { $0 > dayAgo && $0 <= now }
-        let remaining = profile.dmsPerDay.map { max(0, $0 - today.count) }
-        if let cap = profile.dmsPerDay, today.count >= cap, let oldest = today.first {
+        let window = RollingWindow(times: agent.dmTimes, now: now)
+        if let refusal = window.dailyCap(
+            profile.dmsPerDay, kind: "dm", error: { "You have reached your daily direct message limit (\($0) per day)" }
+        ) {
+            return refusal
+        }
+        return window.cooldown(
+            profile.dmCooldownSeconds, kind: "dm", remaining: profile.dmsPerDay.map { max(0, $0 - window.today.count) },
+            error: { "You can only send a direct message once every \(SandboxWording.plural($0, "second"))" },
+            hint: { "Wait \(SandboxWording.plural($0, "second")) before sending again" })
+    }
+
+    /// A class's admissions over the last day, and the two refusals comments and DMs share: the
+    /// daily cap (rolling) and the cooldown after the last one.
+    struct RollingWindow {
+        let times: [Date]
+        let now: Date
+        let today: [Date]
+
+        init(times: [Date], now: Date) {
+            self.times = times
+            self.now = now
+            let dayAgo = now.addingTimeInterval(-86_400)
+            today = times.filter { $0 > dayAgo && $0 <= now }
+        }
+
+        func dailyCap(_ cap: Int?, kind: String, error: (Int) -> String) -> LimitRefusal? {
+            guard let cap, today.count >= cap, let oldest = today.first else { return nil }
             let next = oldest.addingTimeInterval(86_400)
             let wait = SandboxTime.secondsUntil(next, from: now)
             return LimitRefusal(
-                kind: "dm", retryAfterSeconds: wait, resetAt: next,
-                error: "You have reached your daily direct message limit (\(cap) per day)",
+                kind: kind, retryAfterSeconds: wait, resetAt: next, error: error(cap),
                 hint: "Try again in \(SandboxWording.plural((wait + 3599) / 3600, "hour"))", dailyRemaining: 0)
         }
-        if let cooldown = profile.dmCooldownSeconds, let last = agent.dmTimes.last {
-            let next = last.addingTimeInterval(Double(cooldown))
-            if now < next {
-                let wait = SandboxTime.secondsUntil(next, from: now)
-                return LimitRefusal(
-                    kind: "dm", retryAfterSeconds: wait, resetAt: next,
-                    error: "You can only send a direct message once every \(SandboxWording.plural(cooldown, "second"))",
-                    hint: "Wait \(SandboxWording.plural(wait, "second")) before sending again",
-                    dailyRemaining: remaining)
-            }
+
+        func cooldown(
+            _ seconds: Int?, kind: String, remaining: Int?, error: (Int) -> String, hint: (Int) -> String
+        ) -> LimitRefusal? {
+            guard let seconds, let last = times.last else { return nil }
+            let next = last.addingTimeInterval(Double(seconds))
+            guard now < next else { return nil }
+            let wait = SandboxTime.secondsUntil(next, from: now)
+            return LimitRefusal(
+                kind: kind, retryAfterSeconds: wait, resetAt: next, error: error(seconds), hint: hint(wait),
+                dailyRemaining: remaining)
         }
-        return nil
     }
 
     /// The submolt-creation refusal (cooldown, or the new-agent total), or nil.

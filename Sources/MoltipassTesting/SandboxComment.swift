@@ -29,6 +29,19 @@ public struct SandboxComment: Sendable, Equatable {
         return chain
     }
 
+    /// What `agent` is to answer among `comments`: the others' top-level comments on its posts
+    /// (`posts`) and the others' replies to its comments.
+    public static func triggers(for agent: String, posts: Set<String>, in comments: [SandboxComment])
+        -> [SandboxComment]
+    {
+        let byID = byID(comments)
+        return comments.filter { comment in
+            guard comment.author != agent else { return false }
+            if let parent = comment.parent { return byID[parent]?.author == agent }
+            return posts.contains(comment.post)
+        }
+    }
+
     /// Every comment of an admin listing, by id.
     public static func byID(_ comments: [SandboxComment]) -> [String: SandboxComment] {
         Dictionary(comments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -81,11 +81,7 @@ struct EngineConversationTests {
         let reefPostIDs = Set(posts.filter { $0.author?.name == "reef" }.map(\.id))
         #expect(reefPostIDs.count >= 7)
         // Triggers: others' top-level comments on reef's posts, others' replies to reef's comments.
-        let triggers = comments.filter { comment in
-            guard comment.author != "reef" else { return false }
-            if let parent = comment.parent { return byID[parent]?.author == "reef" }
-            return reefPostIDs.contains(comment.post)
-        }
+        let triggers = SandboxComment.triggers(for: "reef", posts: reefPostIDs, in: comments)
         #expect(triggers.count >= 10, "the simulation made too little to answer: \(triggers.count)")
         // The guard (max_depth 4, per_thread 2) may pass over deep ones; the rest are answered.
         var answered = 0

@@ -122,11 +122,7 @@ struct ConversationDayTests {
         let byID = SandboxComment.byID(comments)
         let mine = comments.filter { $0.author == "reef" }
         let posts = try await postIDs(of: "reef", day.fixture)
-        let triggers = comments.filter { comment in
-            guard comment.author != "reef" else { return false }
-            if let parent = comment.parent { return byID[parent]?.author == "reef" }
-            return posts.contains(comment.post)
-        }
+        let triggers = SandboxComment.triggers(for: "reef", posts: posts, in: comments)
         #expect(triggers.count >= 10, "too little to answer: \(triggers.count) triggers on \(posts.count) posts")
         var answered = 0
         for trigger in triggers {
