@@ -94,6 +94,9 @@ package struct PlanCollector {
             scenario: scenario, timeZones: zones, events: namingTargets(events),
             summary: summary(tally: tally), server: server)
         if recipes.contains(where: \.answers) { result.conversations = Self.conversations(in: events) }
+        let simulated =
+            options.simulatedAgents ?? (recipes.contains(where: \.answers) ? PlanOptions.defaultSimulatedAgents : 0)
+        if simulated > 0 { result.scenario.simulatedAgents = simulated }
         return result
     }
 

@@ -23,6 +23,7 @@ public struct PlanOptions: Sendable {
     /// Other agents the simulated server plays (issue 22: comments, replies, mentions, DMs to the
     /// agents whose recipes answer); nil: 3 when a recipe answers, else none.
     public var simulatedAgents: Int?
+    public static let defaultSimulatedAgents = 3
     /// Feed posts from a fixture instead of the generator.
     public var feed: PlanFeed?
     /// Posts the generator writes per submolt per hour.

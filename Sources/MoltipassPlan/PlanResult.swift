@@ -98,6 +98,8 @@ public struct PlanResult: Sendable, Codable, Equatable {
         public var stateSkipped: String? = nil
         /// `--enforce-duplicates` (absent when off).
         public var enforceDuplicates: Bool? = nil
+        /// Other agents the simulated server played (issue 22); absent when none.
+        public var simulatedAgents: Int? = nil
     }
 
     /// Totals from the simulated server.

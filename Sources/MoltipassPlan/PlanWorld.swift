@@ -30,7 +30,7 @@ final class PlanWorld: Sendable {
             limits: options.serverProfile.limits, newAgentLimits: options.serverProfile.newAgentLimits,
             autoClaim: true, challengeRate: options.challengeRate)
         // Conversations to answer: simulated agents that talk to the agents whose recipes answer.
-        let simulated = options.simulatedAgents ?? (answering.isEmpty ? 0 : 3)
+        let simulated = options.simulatedAgents ?? (answering.isEmpty ? 0 : PlanOptions.defaultSimulatedAgents)
         if simulated > 0 { config.simulation = SandboxSimulation(agents: simulated, targets: answering) }
         config.requireClaim = true
         config.enforceDuplicates = options.enforceDuplicates

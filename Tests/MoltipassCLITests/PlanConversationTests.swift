@@ -25,7 +25,9 @@ struct PlanConversationTests {
 
         let json = try await home.run(arguments + ["--json"])
         #expect(json.status == 0, "\(json.stderr)")
-        let conversations = try JSONValue.parse(Data(json.stdout.utf8))["conversations"]?.array ?? []
+        let result = try JSONValue.parse(Data(json.stdout.utf8))
+        #expect(result["scenario"]?["simulated_agents"]?.int == 3)
+        let conversations = result["conversations"]?.array ?? []
         let kinds = conversations.compactMap { $0["kind"]?.string }
         #expect(kinds.contains("reply"), "\(kinds)")
         #expect(kinds.contains("mark_read"), "\(kinds)")
@@ -61,6 +63,7 @@ struct PlanConversationTests {
         ])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(try JSONValue.parse(Data(json.stdout.utf8))["conversations"] == nil)
+        #expect(try JSONValue.parse(Data(json.stdout.utf8))["scenario"]?["simulated_agents"] == nil)
         #expect(!json.stdout.contains("sim-"))
     }
 }
