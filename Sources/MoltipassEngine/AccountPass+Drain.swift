@@ -17,6 +17,7 @@ extension AccountPass {
     /// One entry: reconcile if its outcome is unknown, then send if the limiter admits it.
     /// Returns true when the account must stop for this pass.
     func attempt(_ entry: JournalEntry, _ write: PlannedWrite, into report: inout RunReport) async -> Bool {
+        guard !access.leaseLost else { return true }
         guard let client = await requireClient() else { return true }
         if entry.state == .sent || entry.state == .uncertain {
             switch await reconcile(entry, write, client: client, into: &report) {
@@ -54,8 +55,10 @@ extension AccountPass {
         // Fingerprinted as it leaves, whatever comes back (a failed challenge, an unknown outcome):
         // the server fingerprints on submission.
         let content = contentRecord(write, key: entry.key)
+        let (holder, ttl) = fenceArguments
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
+                try await Self.fence(transaction, agent: agent, holder: holder, now: now, ttl: ttl)
                 _ = try await transaction.markSent(key: key, at: now)
                 try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
                 if let content { try await transaction.recordContent(content) }
@@ -64,9 +67,10 @@ extension AccountPass {
             remember(limiter, as: limiterState)
         } catch {
             machine.drain.withdraw(write)
-            report.transientFailures += 1
+            noteLeaseLost(error)
+            if !(error is LeaseLost) { report.transientFailures += 1 }
             logger.error("could not mark a write sent", metadata: ["agent": "\(agent)", "error": "\(error)"])
-            report.items.append(item(entry, write.summary, .deferred, "the state could not be written; not sent"))
+            report.items.append(item(entry, write.summary, .deferred, Self.unrecorded(error) + "; not sent"))
             return true
         }
         let outcome = await WriteSender.send(write, with: client)
@@ -104,8 +108,8 @@ extension AccountPass {
                 verdict: verdict, for: write, attempts: entry.attempts, sentAt: entry.sentAt ?? entry.updatedAt)
             {
             case .applied(let remoteID):
-                await finish(entry, write, remoteID: remoteID, challenge: nil)
-                report.items.append(item(entry, write.summary, .done, "read back: it had been applied"))
+                let unrecorded = await finish(entry, write, remoteID: remoteID, challenge: nil)
+                report.items.append(applied(entry, write, "read back: it had been applied", unrecorded: unrecorded))
                 return .settled
             case .send:
                 return .send
@@ -134,11 +138,12 @@ extension AccountPass {
                 metadata: ["agent": "\(agent)", "class": "\(limitClass.rawValue)", "spacing_s": "\(Int(spacing))"])
         }
         if decision.transient { report.transientFailures += 1 }
+        var unrecorded: String?
         switch decision.journal {
         case .done(let remoteID)?:
             var challenge: VerificationChallenge?
             if case .applied(let asked) = decision.followUp { challenge = asked }
-            await finish(entry, write, remoteID: remoteID, challenge: challenge)
+            unrecorded = await finish(entry, write, remoteID: remoteID, challenge: challenge)
         case .failed(let reason, let retryAt)?:
             _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: retryAt, at: now)
         case .uncertain(let reason)?:
@@ -178,7 +183,10 @@ extension AccountPass {
             break
         }
         if let outcome = decision.outcome {
-            report.items.append(item(entry, write.summary, outcome, decision.reason, decision.until))
+            report.items.append(
+                outcome == .done
+                    ? applied(entry, write, decision.reason, unrecorded: unrecorded)
+                    : item(entry, write.summary, outcome, decision.reason, decision.until))
         }
         if let until = decision.until, decision.outcome == .deferred, case .rateLimited = outcome {
             report.due(at: until)
@@ -196,8 +204,9 @@ extension AccountPass {
     /// A write was applied: its challenge (stored first, before anything else is done with it),
     /// the journal's `done`, the dedup fact and the limiter with the response's hints absorbed,
     /// in one transaction.
+    @discardableResult
     func finish(_ entry: JournalEntry, _ write: PlannedWrite, remoteID: String?, challenge: VerificationChallenge?)
-        async
+        async -> String?
     {
         let stored = challenge.map { challenge in
             StoredChallenge(
@@ -209,20 +218,38 @@ extension AccountPass {
         }
         let fact = dedupRecord(write, key: entry.key)
         let (limiterData, info) = limiterWrites()
+        let (holder, ttl) = fenceArguments
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
+                try await Self.fence(transaction, agent: agent, holder: holder, now: now, ttl: ttl)
                 if let stored { _ = try await transaction.recordChallenge(stored) }
                 _ = try await transaction.markDone(key: key, remoteID: remoteID, at: now)
                 if let fact { try await transaction.recordDedup(fact) }
                 try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
             self.stored(limiterData, info)
+            return nil
         } catch {
             // The write happened; if even this fails, the entry stays `sent` and the next pass
-            // reconciles it by reading back. The challenge, if any, must not be lost: try alone.
+            // (this runner's, or the lease's new holder's) reconciles it by reading back. The
+            // challenge, if any, must not be lost: tried alone. Said as what it is: applied, not
+            // recorded; never reported done.
+            noteLeaseLost(error)
             logger.error("could not journal a done write", metadata: ["agent": "\(agent)", "error": "\(error)"])
             if let stored { _ = try? await store.transaction { try await $0.recordChallenge(stored) } }
+            return Self.unrecorded(error)
         }
+    }
+
+    /// The report line of a write found applied: done when the journal recorded it, else
+    /// uncertain, saying why (the next pass reads it back).
+    func applied(_ entry: JournalEntry, _ write: PlannedWrite, _ reason: String?, unrecorded: String?)
+        -> RunReport.Item
+    {
+        guard let unrecorded else { return item(entry, write.summary, .done, reason) }
+        return item(
+            entry, write.summary, .uncertain,
+            (reason.map { "\($0); " } ?? "") + "applied, but not journaled (\(unrecorded)); read back on a later pass")
     }
 
     func item(

@@ -92,10 +92,13 @@ extension AccountPass {
             }
         case .journal(let journal):
             let ok = await record(journal)
+            reportLeaseLost(into: &report)
             if ok, let generator = runner.configuration.generator {
                 await generator.journaled(keys: journal.commits.flatMap { $0.intents.map(\.key) })
             }
-            return .journaled(ok: ok)
+            // A lost lease is reported as the agent locked, not as a failure: the drain that
+            // follows stops at its first attempt (`attempt` checks `access.leaseLost`).
+            return .journaled(ok: ok || access.leaseLost)
         case .reportPending(let reason, let until):
             await reportPending(into: &report, reason: reason, until: until)
         case .readPending:
@@ -119,6 +122,7 @@ extension AccountPass {
         case .attempt(let entry, let write):
             let before = report.items.count
             let stop = await attempt(entry, write, into: &report)
+            reportLeaseLost(into: &report)
             // Deferred on a path of its own (one line, deferred, with an end): the machine holds
             // the later writes of its class behind it.
             var deferredUntil: Date?
@@ -140,8 +144,11 @@ extension AccountPass {
     /// transaction is a durable commit (an fsync).
     func record(_ journal: PlanningMachine.Journal) async -> Bool {
         let (agent, now) = (agent, now)
+        let (holder, ttl) = fenceArguments
         do {
             try await store.transaction { transaction in
+                // A runner that lost the agent's lease plans nothing for it.
+                try await Self.fence(transaction, agent: agent, holder: holder, now: now, ttl: ttl)
                 for commit in journal.commits {
                     for intent in commit.intents { _ = try await transaction.recordIntent(intent, at: now) }
                     for (queue, position) in commit.positions {
@@ -159,6 +166,7 @@ extension AccountPass {
             }
             return true
         } catch {
+            noteLeaseLost(error)
             logger.error("could not journal planned writes", metadata: ["agent": "\(agent)", "error": "\(error)"])
             return false
         }

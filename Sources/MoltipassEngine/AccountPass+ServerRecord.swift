@@ -33,22 +33,22 @@ extension AccountPass {
                 guard let existing = try await Reconciler.ownReply(write, agent: identity, client: client) else {
                     return .proceed
                 }
-                await finish(entry, write, remoteID: existing.id, challenge: nil)
+                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
                 report.items.append(
-                    item(
-                        entry, write.summary, .done,
-                        "already answered on the server (comment \(existing.id)); not sent again"))
+                    applied(
+                        entry, write, "already answered on the server (comment \(existing.id)); not sent again",
+                        unrecorded: unrecorded))
                 return .settled
             case .directMessage:
                 guard
                     let existing = try await Reconciler.ownMessage(
                         after: target, in: write.conversation ?? "", agent: identity, client: client)
                 else { return .proceed }
-                await finish(entry, write, remoteID: existing.id, challenge: nil)
+                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
                 report.items.append(
-                    item(
-                        entry, write.summary, .done,
-                        "already answered in the conversation (message \(existing.id)); not sent again"))
+                    applied(
+                        entry, write, "already answered in the conversation (message \(existing.id)); not sent again",
+                        unrecorded: unrecorded))
                 return .settled
             case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow,
                 .subscribe, .unsubscribe, .approveRequest:
@@ -62,16 +62,19 @@ extension AccountPass {
                         on: target, parentID: write.parentID, content: write.oncePerTarget ? nil : write.content,
                         agent: identity, client: client)
                 else { return .proceed }
-                await finish(entry, write, remoteID: existing.id, challenge: nil)
+                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
                 report.items.append(
-                    item(entry, write.summary, .done, "already on the server (comment \(existing.id)); not sent again"))
+                    applied(
+                        entry, write, "already on the server (comment \(existing.id)); not sent again",
+                        unrecorded: unrecorded))
                 return .settled
             }
             guard let state = try await Reconciler.postVote(target, client: client), state == write.desiredVote else {
                 return .proceed
             }
-            await finish(entry, write, remoteID: nil, challenge: nil)
-            report.items.append(item(entry, write.summary, .done, "the vote is already on the server; not sent again"))
+            let unrecorded = await finish(entry, write, remoteID: nil, challenge: nil)
+            report.items.append(
+                applied(entry, write, "the vote is already on the server; not sent again", unrecorded: unrecorded))
             return .settled
         } catch {
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)

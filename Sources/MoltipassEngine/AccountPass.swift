@@ -139,14 +139,16 @@ final class AccountPass {
     /// `run --once` process exits, leaving the lease to block the next cron run for its TTL. If
     /// the transaction fails, the release is tried on its own.
     func endPass() async {
-        let (limiterData, info) = limiterWrites()
+        // A runner that lost the lease leaves the limiter and the account's record to the new
+        // holder (its writes would overwrite a ledger it no longer owns).
+        let (limiterData, info) = access.leaseLost ? (nil, nil) : limiterWrites()
         let heartbeat = Heartbeat(
             holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
         let (agent, holder, now, release) = (
             agent, runner.configuration.holder, now, runner.configuration.releaseLeases
         )
         let cutOff = runner.configuration.journalCutOff(at: now)
-        let summary = inboxSummary()
+        let summary = access.leaseLost ? nil : inboxSummary()
         let keepContent = now.addingTimeInterval(-duplicateWindow)
         do {
             let pruned = try await store.transaction { transaction in
@@ -206,6 +208,9 @@ extension AccountPass {
         var authBroken: String?
         /// A pause decided where no report was at hand (the identity read): merged at the end.
         var pausedUntil: Date?
+        /// Another runner took the agent's lease over during this pass (`AccountPass+Fence`):
+        /// nothing more is sent or journaled for it, and the pass reports the agent locked.
+        var leaseLost = false
     }
 
     /// Reads of `/agents/me` the pass owes before it writes.

@@ -1,0 +1,50 @@
+import Foundation
+import Storage
+
+/// The lease as a fence (issue 23's single-host half, found by a run whose clock was 11 minutes
+/// ahead): a pass takes its agent's lease when it starts, but another runner may take it over
+/// while the pass is still working (a paused process, a clock ahead, a long request). Every
+/// transaction that records a write's fate first renews the lease in the same transaction, and
+/// fails when this runner no longer holds it: a runner that lost its agent never marks a write
+/// sent (so it never sends it) and never marks one done (the new holder reads it back instead).
+struct LeaseLost: Error, CustomStringConvertible {
+    var agent: String
+
+    var description: String { "another runner holds the lease of \(agent) now" }
+}
+
+extension AccountPass {
+    /// Renews the lease inside `transaction`; throws `LeaseLost` when another holder has it.
+    static func fence(
+        _ transaction: any StateTransaction, agent: String, holder: String, now: Date, ttl: TimeInterval
+    ) async throws {
+        guard try await transaction.renewLease(account: agent, holder: holder, now: now, ttl: ttl) != nil else {
+            throw LeaseLost(agent: agent)
+        }
+    }
+
+    /// What `fence` needs, captured for a transaction's closure.
+    var fenceArguments: (holder: String, ttl: TimeInterval) {
+        (runner.configuration.holder, runner.configuration.leaseTTL)
+    }
+
+    /// Notes a lost lease (once): the pass sends and journals nothing more for the agent.
+    func noteLeaseLost(_ error: any Error) {
+        guard error is LeaseLost, !access.leaseLost else { return }
+        access.leaseLost = true
+        logger.warning(
+            "lease taken over by another runner during the pass; this runner stops for the agent",
+            metadata: ["agent": "\(agent)", "event": "lease_lost"])
+    }
+
+    /// The agent is reported locked, as when the pass could not take the lease at its start.
+    func reportLeaseLost(into report: inout RunReport) {
+        if access.leaseLost, !report.locked.contains(agent) { report.locked.append(agent) }
+    }
+
+    /// A write's fate in words when the state could not record it.
+    static func unrecorded(_ error: any Error) -> String {
+        if let lost = error as? LeaseLost { return "\(lost)" }
+        return "the state could not be written"
+    }
+}
