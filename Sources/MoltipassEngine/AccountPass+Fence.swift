@@ -23,9 +23,12 @@ extension AccountPass {
         }
     }
 
-    /// What `fence` needs, captured for a transaction's closure.
-    var fenceArguments: (holder: String, ttl: TimeInterval) {
-        (runner.configuration.holder, runner.configuration.leaseTTL)
+    /// What `fence` needs, captured for a transaction's closure: the holder, the lease's time to
+    /// live, and the instant the renewal counts from (the run loop's clock when it gave one: a
+    /// long pass keeps its lease; never earlier than the pass's `now`).
+    var fenceArguments: (holder: String, ttl: TimeInterval, at: Date) {
+        let at = max(now, runner.configuration.leaseClock?() ?? now)
+        return (runner.configuration.holder, runner.configuration.leaseTTL, at)
     }
 
     /// Notes a lost lease (once): the pass sends and journals nothing more for the agent.

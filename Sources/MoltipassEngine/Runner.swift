@@ -26,6 +26,11 @@ public final class Runner: Sendable {
         public var leaseTTL: TimeInterval = 600
         /// Release leases at the end of a pass (`run --once`); the daemon keeps and renews them.
         public var releaseLeases = true
+        /// The run loop's clock, which dates the lease renewals inside a pass (`AccountPass+Fence`):
+        /// each transaction that records a write extends the lease from the instant it commits,
+        /// so a long pass (slow requests, a challenge, a generator) keeps its agent. Nil (`plan`,
+        /// tests on a fixed clock): the pass's `now`.
+        public var leaseClock: (@Sendable () -> Date)?
         /// Environment visible to templates (only names a recipe whitelists are read).
         public var environment: [String: String] = [:]
         /// Longest gap between ticks that still counts as "the runner was alive".

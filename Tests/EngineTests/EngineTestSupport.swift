@@ -69,7 +69,8 @@ final class EngineWorld: Sendable {
     /// Agents in `invalidKeys` get a well-formed key the sandbox never issued.
     func runner(
         _ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = [],
-        transport: (any HTTPTransport)? = nil, generator: (any TextGenerating)? = nil
+        transport: (any HTTPTransport)? = nil, generator: (any TextGenerating)? = nil,
+        configure: (inout Runner.Configuration) -> Void = { _ in }
     ) -> Runner {
         let transport: any HTTPTransport = transport ?? self.transport
         var known = keys.withLock { $0 }
@@ -77,6 +78,7 @@ final class EngineWorld: Sendable {
         let keys = known
         var configuration = Runner.Configuration(holder: holder)
         configuration.generator = generator
+        configure(&configuration)
         return Runner(
             recipes: recipes, store: store, configuration: configuration,
             logger: Logger(label: "engine-test") { _ in SwiftLogNoOpLogHandler() }

@@ -118,4 +118,35 @@ struct LeaseFenceTests {
         #expect(try await world.store.read { try await $0.pendingJournalEntries(account: "fenced") }.isEmpty)
         #expect(try await world.titles(of: "fenced", reader: reader).isEmpty)
     }
+
+    /// A long pass keeps its lease: the lease is renewed from the run loop's clock each time a
+    /// write is recorded, so a runner whose clock says the pass began 11 minutes ago (ttl 10)
+    /// still finds it held when the pass spent 9 of those minutes on a slow request. On the pass's
+    /// own `now` alone the lease would have looked expired, and been taken.
+    @Test func aLongPassKeepsItsLease() async throws {
+        for renews in [true, false] {
+            let world = try EngineWorld(start: Self.t0.addingTimeInterval(-2 * 86_400))
+            defer { world.remove() }
+            try await world.register("fenced")
+            world.clock.set(Self.t0)
+            let recipe = try world.recipe("fenced.yaml", Self.recipe)
+            let clock = world.clock
+            // The post's request takes 9 minutes.
+            let slow = TakeoverTransport(inner: world.transport, afterSending: true, trigger: Self.isPost) {
+                clock.set(Self.t0.addingTimeInterval(9 * 60))
+            }
+            let daemon = world.runner([recipe], holder: "runner-a", transport: slow) { configuration in
+                configuration.releaseLeases = false
+                if renews { configuration.leaseClock = { clock.now } }
+            }
+            let first = await daemon.pass(now: Self.t0)
+            #expect(first.items.contains { $0.action.hasPrefix("post to") && $0.outcome == .done }, "\(first.items)")
+            let later = Self.t0.addingTimeInterval(11 * 60)
+            world.clock.set(later)
+            let other = await world.runner([recipe], holder: "runner-b").pass(now: later)
+            #expect(other.locked == (renews ? ["fenced"] : []), "renews \(renews): \(other.locked)")
+            let lease = try await world.store.read { try await $0.lease(account: "fenced") }
+            #expect(lease?.holder == (renews ? "runner-a" : nil), "\(String(describing: lease))")
+        }
+    }
 }

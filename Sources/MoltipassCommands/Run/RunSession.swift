@@ -85,6 +85,7 @@ public struct RunSession: Sendable {
         var configuration = Runner.Configuration(holder: holder)
         configuration.generator = generator
         configuration.releaseLeases = releaseLeases
+        configuration.leaseClock = clock
         configuration.environment = environment
         configuration.journalRetention = journalRetention.seconds
         let keys = keys
