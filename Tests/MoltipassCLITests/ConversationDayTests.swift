@@ -29,7 +29,7 @@ struct ConversationDayTests {
         defer { configDirectory.remove() }
         let config = configDirectory.file("sandbox.json").path
         try Data(
-            #"{"simulation": {"agents": 4, "dm_requests_per_day": 12, "dm_auto_approve_fraction": 0.5, "mention_posts_per_day": 2}}"#
+            #"{"simulation": {"agents": 4, "dm_requests_per_day": 0, "mention_posts_per_day": 2}}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: config))
         let fixture = try await RunFixture.start(
@@ -42,6 +42,7 @@ struct ConversationDayTests {
             try await fixture.agent(agent)
             try await fixture.admin(.post, "agents/\(agent)/age", .object(["age_seconds": .number(2 * 86_400)]))
         }
+        try await Self.directMessages(fixture)
         let reef = try fixture.file(
             "reef.yaml",
             """
@@ -97,6 +98,28 @@ struct ConversationDayTests {
         return Day(
             fixture: fixture, recipes: [reef, kelp],
             run: KilledDay(fixture: fixture, recipes: [reef, kelp], scale: scale))
+    }
+
+    /// The DMs of the day, made by the test rather than the simulation (whose requests and
+    /// approvals are random): reef_friend asks, the human approves, and it writes; a stranger's
+    /// request stays pending (reef's recipe approves no one).
+    static func directMessages(_ fixture: RunFixture) async throws {
+        var clients: [String: MoltbookClient] = [:]
+        for name in ["reef_friend", "stranger"] {
+            let key = APIKey(try await registerOnSandbox(fixture.sandbox, name))
+            try await claimOnSandbox(fixture.sandbox, name)
+            try await fixture.admin(.post, "agents/\(name)/age", .object(["age_seconds": .number(2 * 86_400)]))
+            clients[name] = try MoltbookClient(
+                baseURL: fixture.sandbox.baseURL, apiKey: key, transport: fixture.transport, allowLoopback: true)
+        }
+        let friend = try #require(clients["reef_friend"])
+        let asked = try await friend.requestDM(to: "reef", message: "Hello reef, may we talk about tide tables?")
+        let conversation = try #require(asked.value.conversationID)
+        try await fixture.admin(.post, "dm/requests/\(conversation)/approve")
+        // The DM cooldown (10 s) counts the request: 100 ms of wall time is 72 simulated seconds.
+        try await Task.sleep(for: .milliseconds(100))
+        _ = try await friend.sendDM(conversationID: conversation, message: "Which tide table do you trust?")
+        _ = try await clients["stranger"]?.requestDM(to: "reef", message: "Hi reef, I sell shells. Interested?")
     }
 
     @Test func aDayWithKillsAnswersEachReplyOnce() async throws {
@@ -190,48 +213,34 @@ struct ConversationDayTests {
         }
     }
 
-    /// DMs: reef writes only in approved conversations, approves none itself (its recipe names
-    /// no one), and `status --json` shows the requests still pending.
+    /// DMs: reef answers reef_friend in the approved conversation, writes nothing in the
+    /// stranger's pending one and approves nothing itself (its recipe names no one), and
+    /// `status --json` shows the stranger's request.
     static func checkDirectMessages(_ day: Day, end: Date) async throws {
         let conversations =
             try await day.fixture.admin(.get, "dm/conversations?agent=reef")["conversations"]?.array ?? []
-        #expect(!conversations.isEmpty, "nobody wrote to reef")
-        var sent = 0
-        var pending: [String] = []
+        let byFrom = Dictionary(
+            conversations.map { ($0["from"]?.string ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let friend = try #require(byFrom["reef_friend"], "\(Self.describe(conversations))")
+        let friendMessages = friend["messages"]?.array ?? []
+        #expect(
+            friendMessages.filter { $0["sender"]?.string == "reef" }.count == 1,
+            "reef should answer reef_friend's message once: \(Self.describe([friend]))")
+        let stranger = try #require(byFrom["stranger"])
+        #expect(stranger["status"]?.string == "pending", "\(Self.describe([stranger]))")
+        #expect(
+            !(stranger["messages"]?.array ?? []).contains { $0["sender"]?.string == "reef" },
+            "reef wrote in a pending conversation")
         for conversation in conversations {
-            let messages = conversation["messages"]?.array ?? []
-            let mineCount = messages.filter { $0["sender"]?.string == "reef" }.count
-            if conversation["status"]?.string != "approved" {
-                #expect(mineCount == 0, "reef wrote in a conversation that is \(conversation["status"]?.string ?? "?")")
-                #expect(conversation["decided_by"]?.string != "agent", "reef decided a request itself")
-            }
-            if conversation["status"]?.string == "pending", let from = conversation["from"]?.string {
-                pending.append(from)
-            }
-            sent += mineCount
-            // Approved, and the other side's last message an hour and a half before the end (a
-            // heartbeat, a restart, a loaded machine): answered.
-            if conversation["status"]?.string == "approved", let last = messages.last,
-                last["sender"]?.string != "reef",
-                let at = last["created_at"]?.string.flatMap(SandboxTime.parse),
-                let decided = conversation["decided_at"]?.string.flatMap(SandboxTime.parse),
-                max(at, decided) < end.addingTimeInterval(-90 * 60)
-            {
-                Issue.record("reef left a message unanswered: \(Self.describe([conversation]))")
-            }
+            #expect(conversation["decided_by"]?.string != "agent", "reef decided a request itself")
         }
-        #expect(sent >= 1, "reef answered no direct message: \(Self.describe(conversations))")
         let status = try await day.fixture.home.run(
             ["status"] + day.recipes + ["--json", "--state", day.fixture.statePath])
         #expect(status.status == 0, "\(status.stderr)")
-        let json = try JSONValue.parse(Data(status.stdout.utf8))
-        let agents = json["agents"]?.array ?? []
-        let reef = agents.first { $0["agent"]?.string == "reef" || $0["name"]?.string == "reef" }
+        let agents = try JSONValue.parse(Data(status.stdout.utf8))["agents"]?.array ?? []
+        let reef = agents.first { $0["agent"]?.string == "reef" }
         let requests = reef?["inbox"]?["dm"]?["pending_requests"]?.array ?? []
-        let shown = Set(requests.compactMap { $0["from"]?.string })
-        // The summary is the last pass's: a request made after it may be missing, none is made up.
-        #expect(shown.isSubset(of: Set(conversations.compactMap { $0["from"]?.string })), "\(shown)")
-        if !pending.isEmpty { #expect(!shown.isEmpty, "status shows no pending request: \(status.stdout)") }
+        #expect(requests.compactMap { $0["from"]?.string } == ["stranger"], "\(status.stdout)")
     }
 
     /// The ids of `agent`'s posts, read from the feed by a fresh reader.
