@@ -39,7 +39,12 @@ struct OnceStopTests {
         let program = try #require(pid, "the generator never started: \(run.stderr)")
         #expect(kill(program, 0) == 0, "the generator should be running")
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: 20) == 143, "\(run.stderr)")
+        let status = await run.waitForExit(timeout: 20)
+        let waited = Int(Date().timeIntervalSince(started))
+        let said =
+            "exit \(status.map { String($0) } ?? "none within 20 s") after SIGTERM (\(waited) s since the run "
+            + "started); stderr: \(run.stderr); stdout: \(run.stdout.suffix(2_000))"
+        #expect(status == 143, "\(said)")
         var gone = kill(program, 0) != 0
         let killed = Date()
         while !gone, Date().timeIntervalSince(killed) < 5 {
