@@ -28,53 +28,37 @@ extension AccountPass {
             return .settled
         }
         do {
+            // What the server already holds for the write: its id and the report's words, or nil.
+            let found: (remoteID: String?, reason: String)?
             switch write.kind {
             case .reply:
-                guard let existing = try await Reconciler.ownReply(write, agent: identity, client: client) else {
-                    return .proceed
+                found = try await Reconciler.ownReply(write, agent: identity, client: client).map {
+                    ($0.id, "already answered on the server (comment \($0.id)); not sent again")
                 }
-                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
-                report.items.append(
-                    applied(
-                        entry, write, "already answered on the server (comment \(existing.id)); not sent again",
-                        unrecorded: unrecorded))
-                return .settled
             case .directMessage:
-                guard
-                    let existing = try await Reconciler.ownMessage(
-                        after: target, in: write.conversation ?? "", agent: identity, client: client)
-                else { return .proceed }
-                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
-                report.items.append(
-                    applied(
-                        entry, write, "already answered in the conversation (message \(existing.id)); not sent again",
-                        unrecorded: unrecorded))
-                return .settled
-            case .post, .comment, .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow,
-                .subscribe, .unsubscribe, .approveRequest:
-                break
-            }
-            if write.kind == .comment {
+                found = try await Reconciler.ownMessage(
+                    after: target, in: write.conversation ?? "", agent: identity, client: client
+                ).map { ($0.id, "already answered in the conversation (message \($0.id)); not sent again") }
+            case .comment:
                 // A selector's target takes one comment of the agent, whatever its text; a named
                 // post may take one a day (a daily thread): there, only the same text counts.
-                guard
-                    let existing = try await Reconciler.ownComment(
-                        on: target, parentID: write.parentID, content: write.oncePerTarget ? nil : write.content,
-                        agent: identity, client: client)
-                else { return .proceed }
-                let unrecorded = await finish(entry, write, remoteID: existing.id, challenge: nil)
-                report.items.append(
-                    applied(
-                        entry, write, "already on the server (comment \(existing.id)); not sent again",
-                        unrecorded: unrecorded))
-                return .settled
+                found = try await Reconciler.ownComment(
+                    on: target, parentID: write.parentID, content: write.oncePerTarget ? nil : write.content,
+                    agent: identity, client: client
+                ).map { ($0.id, "already on the server (comment \($0.id)); not sent again") }
+            case .upvotePost, .downvotePost:
+                let state = try await Reconciler.postVote(target, client: client)
+                found =
+                    state != nil && state == write.desiredVote
+                    ? (nil, "the vote is already on the server; not sent again") : nil
+            case .post, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe, .unsubscribe,
+                .approveRequest:
+                // Not `checksServerFirst` (guarded above).
+                found = nil
             }
-            guard let state = try await Reconciler.postVote(target, client: client), state == write.desiredVote else {
-                return .proceed
-            }
-            let unrecorded = await finish(entry, write, remoteID: nil, challenge: nil)
-            report.items.append(
-                applied(entry, write, "the vote is already on the server; not sent again", unrecorded: unrecorded))
+            guard let found else { return .proceed }
+            let unrecorded = await finish(entry, write, remoteID: found.remoteID, challenge: nil)
+            report.items.append(applied(entry, write, found.reason, unrecorded: unrecorded))
             return .settled
         } catch {
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
