@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C shim over libcurl: non-variadic setopt/getinfo wrappers, share-handle locking.
@@ -82,6 +85,24 @@ let package = Package(
         .target(name: "RateLimiting", dependencies: ["MoltbookAPI", "Recipes"]),
         // The state store protocol and its SQLite implementation.
         .target(name: "Storage", dependencies: ["FileSafety", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The same protocol on a PostgreSQL server (issue 23): shared state for many runners.
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "Storage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Prometheus metrics (swift-metrics with the swift-prometheus backend) and the daemon's
+        // /metrics, /healthz and /readyz listener.
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         // The engine: AccountMachine (an account's pass as decisions) and its driver, the runner, run
         // reports, the challenge policy and command solver. No sandbox, no keychain, no command line.
         .target(
@@ -89,6 +110,7 @@ let package = Package(
             dependencies: [
                 "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver", "Generation",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // `plan`'s simulation: the same engine on a virtual clock against the in-process sandbox model.
@@ -107,7 +129,7 @@ let package = Package(
             dependencies: [
                 "MoltipassEngine", "MoltipassPlan", "MoltbookAPI", "Keychain", "FileSafety", "Generation", "Recipes",
                 "RateLimiting",
-                "Storage",
+                "Storage", "PostgresStorage", "Telemetry",
                 "Determinism", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -159,7 +181,8 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "MoltbookSandbox", "MoltipassTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                "Storage", "PostgresStorage", "MoltbookSandbox", "MoltipassTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -167,6 +190,7 @@ let package = Package(
             dependencies: ["MoltipassEngine", "MoltipassPlan", "MoltipassCommands", "MoltipassTesting"]
         ),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox", "Determinism"]),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "MoltipassTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

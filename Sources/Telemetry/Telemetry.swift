@@ -1,0 +1,2 @@
+import Metrics
+import Prometheus
