@@ -55,10 +55,10 @@ extension AccountPass {
         // Fingerprinted as it leaves, whatever comes back (a failed challenge, an unknown outcome):
         // the server fingerprints on submission.
         let content = contentRecord(write, key: entry.key)
-        let (holder, ttl, renewedAt) = fenceArguments
+        let fence = fenceArguments
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
-                try await Self.fence(transaction, agent: agent, holder: holder, now: renewedAt, ttl: ttl)
+                try await fence.check(in: transaction, agent: agent)
                 _ = try await transaction.markSent(key: key, at: now)
                 try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
                 if let content { try await transaction.recordContent(content) }
@@ -218,10 +218,10 @@ extension AccountPass {
         }
         let fact = dedupRecord(write, key: entry.key)
         let (limiterData, info) = limiterWrites()
-        let (holder, ttl, renewedAt) = fenceArguments
+        let fence = fenceArguments
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
-                try await Self.fence(transaction, agent: agent, holder: holder, now: renewedAt, ttl: ttl)
+                try await fence.check(in: transaction, agent: agent)
                 if let stored { _ = try await transaction.recordChallenge(stored) }
                 _ = try await transaction.markDone(key: key, remoteID: remoteID, at: now)
                 if let fact { try await transaction.recordDedup(fact) }

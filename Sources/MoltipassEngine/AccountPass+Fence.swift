@@ -13,22 +13,32 @@ struct LeaseLost: Error, CustomStringConvertible {
     var description: String { "another runner holds the lease of \(agent) now" }
 }
 
-extension AccountPass {
-    /// Renews the lease inside `transaction`; throws `LeaseLost` when another holder has it.
-    static func fence(
-        _ transaction: any StateTransaction, agent: String, holder: String, now: Date, ttl: TimeInterval
-    ) async throws {
-        guard try await transaction.renewLease(account: agent, holder: holder, now: now, ttl: ttl) != nil else {
-            throw LeaseLost(agent: agent)
-        }
-    }
+/// What a transaction's closure needs to renew the lease: who holds it, under which fencing
+/// token, for how long, from which instant.
+struct Fence: Sendable {
+    var holder: String
+    /// The token the pass got when it took the lease: a runner that lost the lease and took it
+    /// again later (a new token) cannot commit for a pass that started under the old one.
+    var token: Int64
+    var ttl: TimeInterval
+    var at: Date
 
-    /// What `fence` needs, captured for a transaction's closure: the holder, the lease's time to
-    /// live, and the instant the renewal counts from (the run loop's clock when it gave one: a
-    /// long pass keeps its lease; never earlier than the pass's `now`).
-    var fenceArguments: (holder: String, ttl: TimeInterval, at: Date) {
+    /// Renews the lease inside `transaction`; throws `LeaseLost` when another holder has it, or
+    /// this holder under another token.
+    func check(in transaction: any StateTransaction, agent: String) async throws {
+        guard try await transaction.renewLease(account: agent, holder: holder, token: token, now: at, ttl: ttl) != nil
+        else { throw LeaseLost(agent: agent) }
+    }
+}
+
+extension AccountPass {
+    /// The fence of this pass, captured for a transaction's closure: the renewal counts from the
+    /// run loop's clock when it gave one (a long pass keeps its lease), never earlier than the
+    /// pass's `now`.
+    var fenceArguments: Fence {
         let at = max(now, runner.configuration.leaseClock?() ?? now)
-        return (runner.configuration.holder, runner.configuration.leaseTTL, at)
+        return Fence(
+            holder: runner.configuration.holder, token: access.leaseToken, ttl: runner.configuration.leaseTTL, at: at)
     }
 
     /// Notes a lost lease (once): the pass sends and journals nothing more for the agent.

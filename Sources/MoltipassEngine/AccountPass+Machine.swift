@@ -144,11 +144,11 @@ extension AccountPass {
     /// transaction is a durable commit (an fsync).
     func record(_ journal: PlanningMachine.Journal) async -> Bool {
         let (agent, now) = (agent, now)
-        let (holder, ttl, renewedAt) = fenceArguments
+        let fence = fenceArguments
         do {
             try await store.transaction { transaction in
                 // A runner that lost the agent's lease plans nothing for it.
-                try await Self.fence(transaction, agent: agent, holder: holder, now: renewedAt, ttl: ttl)
+                try await fence.check(in: transaction, agent: agent)
                 for commit in journal.commits {
                     for intent in commit.intents { _ = try await transaction.recordIntent(intent, at: now) }
                     for (queue, position) in commit.positions {

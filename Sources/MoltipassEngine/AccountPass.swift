@@ -69,8 +69,8 @@ final class AccountPass {
                 logger.warning(
                     "took over the lease of a process that no longer exists",
                     metadata: ["agent": "\(agent)", "holder": "\(other)"])
-            case .acquired:
-                break
+            case .acquired(let lease):
+                access.leaseToken = lease.token
             }
             return true
         } catch {
@@ -188,13 +188,13 @@ final class AccountPass {
     func takeOver(from other: String) async throws -> Bool {
         guard runner.configuration.isDeadHolder(other) else { return false }
         let (agent, holder, now, ttl) = (agent, runner.configuration.holder, now, runner.configuration.leaseTTL)
-        return try await store.transaction { transaction in
-            guard try await transaction.releaseLease(account: agent, holder: other) else { return false }
-            if case .acquired = try await transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl) {
-                return true
-            }
-            return false
+        let token: Int64? = try await store.transaction { transaction in
+            guard try await transaction.releaseLease(account: agent, holder: other) else { return nil }
+            return try await transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl).lease?.token
         }
+        guard let token else { return false }
+        access.leaseToken = token
+        return true
     }
 }
 
@@ -211,6 +211,8 @@ extension AccountPass {
         /// Another runner took the agent's lease over during this pass (`AccountPass+Fence`):
         /// nothing more is sent or journaled for it, and the pass reports the agent locked.
         var leaseLost = false
+        /// The fencing token of the lease this pass took (`Lease.token`).
+        var leaseToken: Int64 = 0
     }
 
     /// Reads of `/agents/me` the pass owes before it writes.

@@ -106,6 +106,7 @@ private struct RecordingTransaction: StateTransaction {
         try await inner.challenges(account: account, status: status, limit: limit)
     }
     func lease(account: String) async throws -> Lease? { try await inner.lease(account: account) }
+    func leases() async throws -> [Lease] { try await inner.leases() }
     func holdsLease(account: String, holder: String, now: Date) async throws -> Bool {
         try await inner.holdsLease(account: account, holder: holder, now: now)
     }
@@ -174,8 +175,10 @@ private struct RecordingTransaction: StateTransaction {
     func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> LeaseResult {
         try await inner.acquireLease(account: account, holder: holder, now: now, ttl: ttl)
     }
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> Lease? {
-        try await inner.renewLease(account: account, holder: holder, now: now, ttl: ttl)
+    func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) async throws
+        -> Lease?
+    {
+        try await inner.renewLease(account: account, holder: holder, token: token, now: now, ttl: ttl)
     }
     func releaseLease(account: String, holder: String) async throws -> Bool {
         try await inner.releaseLease(account: account, holder: holder)

@@ -4,9 +4,10 @@ import Synchronization
 /// A first-in, first-out lock for async code: one holder at a time, the others suspended (not
 /// blocking a thread) in arrival order until it is their turn.
 ///
+/// Shared by the stores (SQLite's lanes, the memory store, PostgreSQL's connections).
 /// Taking a free gate does not suspend, so an uncontended holder stays on its thread. Release
 /// hands the gate straight to the oldest waiter: a newcomer never overtakes it.
-final class AsyncGate: Sendable {
+public final class AsyncGate: Sendable {
     private enum Waiter {
         case task(CheckedContinuation<Void, Never>)
         case thread(DispatchSemaphore)
@@ -33,8 +34,10 @@ final class AsyncGate: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Takes the gate, suspending until the holders before this caller have released it.
-    func acquire() async {
+    public func acquire() async {
         if state.withLock({ $0.take() }) { return }
         await withCheckedContinuation { continuation in
             if state.withLock({ $0.take(orQueue: .task(continuation)) }) { continuation.resume() }
@@ -43,17 +46,17 @@ final class AsyncGate: Sendable {
 
     /// Takes the gate, blocking the calling thread while others hold it. Never call it from a
     /// task (it would block a thread of the cooperative pool); tests that race threads do.
-    func blockingAcquire() {
+    public func blockingAcquire() {
         let semaphore = DispatchSemaphore(value: 0)
         if state.withLock({ $0.take(orQueue: .thread(semaphore)) }) { return }
         semaphore.wait()
     }
 
     /// How many callers wait for the gate (tests check that one is queued).
-    var waiting: Int { state.withLock { $0.waiters.count } }
+    public var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Gives the gate to the oldest waiter, or frees it.
-    func release() {
+    public func release() {
         let next = state.withLock { state -> Waiter? in
             precondition(state.held, "AsyncGate released while free")
             if state.waiters.isEmpty {

@@ -59,8 +59,11 @@ public protocol StateReader {
 
     // MARK: Leases and health
 
-    /// The lease row of `account` (live or expired), if any.
+    /// The lease of `account` (live or expired), if any holder has it (a released one is none).
     func lease(account: String) async throws -> Lease?
+    /// Every lease some holder has (live or expired), by account: for `status` and for spreading
+    /// agents over runners.
+    func leases() async throws -> [Lease]
     /// Whether `holder` holds a live lease on `account` at `now` (a fencing check for writes).
     func holdsLease(account: String, holder: String, now: Date) async throws -> Bool
     /// Every engine heartbeat, by holder.

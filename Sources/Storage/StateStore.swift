@@ -64,8 +64,12 @@ extension StateStore {
     }
 
     /// `renewLease` in a transaction of its own.
-    public func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> Lease? {
-        try await transaction { try await $0.renewLease(account: account, holder: holder, now: now, ttl: ttl) }
+    public func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) async throws
+        -> Lease?
+    {
+        try await transaction {
+            try await $0.renewLease(account: account, holder: holder, token: token, now: now, ttl: ttl)
+        }
     }
 
     /// `releaseLease` in a transaction of its own.

@@ -80,12 +80,16 @@ public protocol StateTransaction: StateReader {
 
     /// Takes the lease of `account` for `holder` until `now + ttl` when nobody holds it, its
     /// holder's lease expired (`expiresAt <= now`), or `holder` already holds it (extended).
-    /// One atomic statement: of any number of racing callers, one wins.
+    /// One atomic statement: of any number of racing callers, one wins. The token goes up by one
+    /// when the holder changes (a new row starts at 1), and stays when `holder` extends its own.
     func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> LeaseResult
-    /// Extends the lease to `now + ttl` if `holder` still holds it (even expired, as long as no one
-    /// took it over); nil when it was lost.
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> Lease?
-    /// Gives the lease up if `holder` holds it; returns whether it did.
+    /// Extends the lease to `now + ttl` if `holder` still holds it under `token` (even expired, as
+    /// long as no one took it over since); nil when it was lost. The fence of every write's
+    /// journal transaction (`AccountPass+Fence`).
+    func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) async throws
+        -> Lease?
+    /// Gives the lease up if `holder` holds it; returns whether it did. The account's token
+    /// counter is kept (the next holder's token is larger than every earlier one).
     func releaseLease(account: String, holder: String) async throws -> Bool
     /// Records a sign of life of an engine process.
     func recordHeartbeat(_ heartbeat: Heartbeat) async throws

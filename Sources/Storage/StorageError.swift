@@ -24,6 +24,12 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case io
         /// A lock file could not be locked within the timeout.
         case lockTimeout
+        /// The database server cannot be reached, refused the login, or the connection broke
+        /// (PostgreSQL).
+        case unavailable
+        /// The state location is not usable as given (a malformed or unsafe URL, a password file
+        /// that cannot be read).
+        case invalidLocation
         /// Any other database failure.
         case database
     }

@@ -215,7 +215,7 @@ enum Operation: CustomStringConvertible {
     case attempt(String, at: Date)
     case resolve(String, ChallengeStatus, at: Date)
     case acquire(account: String, holder: String, at: Date, ttl: Double)
-    case renew(account: String, holder: String, at: Date, ttl: Double)
+    case renew(account: String, holder: String, token: Int64, at: Date, ttl: Double)
     case release(account: String, holder: String)
     case heartbeat(Heartbeat, remove: Bool)
 
@@ -284,7 +284,9 @@ enum Operation: CustomStringConvertible {
             let ttl = Double(random.index(3) + 1) * 0.5
             switch random.index(3) {
             case 0: return .acquire(account: account, holder: holder, at: time(), ttl: ttl)
-            case 1: return .renew(account: account, holder: holder, at: time(), ttl: ttl)
+            case 1:
+                return .renew(
+                    account: account, holder: holder, token: Int64(random.index(3) + 1), at: time(), ttl: ttl)
             default: return .release(account: account, holder: holder)
             }
         default:
@@ -345,9 +347,9 @@ enum Operation: CustomStringConvertible {
             return "\(try await tx.resolveChallenge(code: code, status: status, at: at))"
         case .acquire(let account, let holder, let at, let ttl):
             return "\(try await tx.acquireLease(account: account, holder: holder, now: at, ttl: ttl))"
-        case .renew(let account, let holder, let at, let ttl):
-            return
-                "\(try await tx.renewLease(account: account, holder: holder, now: at, ttl: ttl).map { "\($0)" } ?? "nil")"
+        case .renew(let account, let holder, let token, let at, let ttl):
+            let renewed = try await tx.renewLease(account: account, holder: holder, token: token, now: at, ttl: ttl)
+            return renewed.map { "\($0)" } ?? "nil"
         case .release(let account, let holder): return "\(try await tx.releaseLease(account: account, holder: holder))"
         case .heartbeat(let heartbeat, let remove):
             if remove {

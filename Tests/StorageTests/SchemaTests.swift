@@ -14,7 +14,7 @@ import Testing
         let accounts = try await store.read { try await $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
-        #expect(applied == ["v1", "v2", "v3", "v4"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5"])
         #expect(applied.contains(Schema.currentVersion))
     }
 
@@ -123,6 +123,32 @@ import Testing
             }
         }
         #expect(refused?.resultCode == .SQLITE_CONSTRAINT)
+    }
+
+    /// A v4 file's live lease survives v5 (token 0, still held: its holder, a runner of the
+    /// previous build mid-pass, keeps it); its holder renews it under token 0, and the next
+    /// holder after it gets 1.
+    @Test func v4FileMigratesToV5() async throws {
+        let file = try StoreFile()
+        defer { file.remove() }
+        let queue = try DatabaseQueue(path: file.path)
+        var v4Only = DatabaseMigrator()
+        for (name, sql) in [("v1", Schema.v1), ("v2", Schema.v2), ("v3", Schema.v3), ("v4", Schema.v4)] {
+            v4Only.registerMigration(name) { db in try db.execute(sql: sql) }
+        }
+        try v4Only.migrate(queue)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO leases VALUES ('a', 'old-runner', 0, \(T.at(600).timeIntervalSince1970))")
+        }
+        try queue.close()
+
+        let store = try await file.open()
+        let held = try await store.acquireLease(account: "a", holder: "new-runner", now: T.at(1), ttl: 60)
+        let renewed = try await store.renewLease(account: "a", holder: "old-runner", token: 0, now: T.at(2), ttl: 60)
+        let next = try await store.acquireLease(account: "a", holder: "new-runner", now: T.at(62), ttl: 60)
+        #expect(held == .heldBy(holder: "old-runner", until: T.at(600)))
+        #expect(renewed?.token == 0 && renewed?.expiresAt == T.at(62))
+        #expect(next.lease?.token == 1 && next.lease?.holder == "new-runner")
     }
 
     /// Data written before closing is there after reopening.

@@ -310,27 +310,33 @@ extension MemoryAccess {
         let start = now.storedInstant
         let expiry = now.addingTimeInterval(ttl).storedInstant
         let old = tables.leases[account]
-        if let old, old.holder != holder, old.expiresAt.timeIntervalSince1970 > start.timeIntervalSince1970 {
+        if let old, !old.holder.isEmpty, old.holder != holder, old.isLive(at: start) {
             return .heldBy(holder: old.holder, until: old.expiresAt)
         }
-        let kept = old.map { $0.holder == holder && $0.expiresAt.timeIntervalSince1970 > start.timeIntervalSince1970 }
+        let kept = old.map { $0.holder == holder && $0.isLive(at: start) } == true
+        let sameHolder = old?.holder == holder
         let lease = Lease(
-            account: account, holder: holder, acquiredAt: kept == true ? old!.acquiredAt : start, expiresAt: expiry)
+            account: account, holder: holder, token: sameHolder ? old!.token : (old?.token ?? 0) + 1,
+            acquiredAt: kept ? old!.acquiredAt : start, expiresAt: expiry)
         putLease(account, lease)
         return .acquired(lease)
     }
 
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> Lease? {
+    func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) throws -> Lease? {
         precondition(ttl > 0, "a lease needs a positive time to live")
-        guard var lease = tables.leases[account], lease.holder == holder else { return nil }
+        guard var lease = tables.leases[account], !holder.isEmpty, lease.holder == holder, lease.token == token
+        else { return nil }
         lease.expiresAt = now.addingTimeInterval(ttl).storedInstant
         putLease(account, lease)
         return lease
     }
 
     func releaseLease(account: String, holder: String) throws -> Bool {
-        guard let lease = tables.leases[account], lease.holder == holder else { return false }
-        putLease(account, nil)
+        guard var lease = tables.leases[account], !holder.isEmpty, lease.holder == holder else { return false }
+        // Kept holder-less and expired, as SQLite keeps the row: the token counts on.
+        lease.holder = ""
+        lease.expiresAt = Date(timeIntervalSince1970: 0)
+        putLease(account, lease)
         return true
     }
 

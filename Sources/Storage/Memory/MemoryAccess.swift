@@ -111,10 +111,14 @@ final class MemoryAccess: StateTransaction {
 
     // MARK: Leases and health
 
-    func lease(account: String) throws -> Lease? { tables.leases[account] }
+    func lease(account: String) throws -> Lease? { tables.leases[account].flatMap { $0.holder.isEmpty ? nil : $0 } }
+
+    func leases() throws -> [Lease] {
+        tables.leases.values.filter { !$0.holder.isEmpty }.sorted { $0.account < $1.account }
+    }
 
     func holdsLease(account: String, holder: String, now: Date) throws -> Bool {
-        guard let lease = tables.leases[account] else { return false }
+        guard let lease = try lease(account: account) else { return false }
         return lease.holder == holder && lease.expiresAt.timeIntervalSince1970 > now.timeIntervalSince1970
     }
 

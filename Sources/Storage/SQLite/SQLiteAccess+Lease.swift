@@ -5,14 +5,16 @@ extension SQLiteAccess {
     func acquireLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> LeaseResult {
         precondition(ttl > 0, "a lease needs a positive time to live")
         // One statement: insert, or take over only an expired lease or one's own. Racing
-        // connections serialise on SQLite's write lock; exactly one row results.
+        // connections serialise on SQLite's write lock; exactly one row results. A released
+        // lease is a row with no holder: taken like an expired one, its token counted on.
         try db.execute(
             sql: """
-                INSERT INTO leases (account, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+                INSERT INTO leases (account, holder, acquired_at, expires_at, token) VALUES (?, ?, ?, ?, 1)
                 ON CONFLICT (account) DO UPDATE SET
                     acquired_at = CASE WHEN leases.holder = excluded.holder
                         AND leases.expires_at > excluded.acquired_at
                         THEN leases.acquired_at ELSE excluded.acquired_at END,
+                    token = CASE WHEN leases.holder = excluded.holder THEN leases.token ELSE leases.token + 1 END,
                     holder = excluded.holder,
                     expires_at = excluded.expires_at
                 WHERE leases.holder = excluded.holder OR leases.expires_at <= excluded.acquired_at
@@ -24,16 +26,19 @@ extension SQLiteAccess {
         return lease.holder == holder ? .acquired(lease) : .heldBy(holder: lease.holder, until: lease.expiresAt)
     }
 
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) throws -> Lease? {
+    func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) throws -> Lease? {
         precondition(ttl > 0, "a lease needs a positive time to live")
         try db.execute(
-            sql: "UPDATE leases SET expires_at = ? WHERE account = ? AND holder = ?",
-            arguments: [Self.seconds(now.addingTimeInterval(ttl)), account, holder])
+            sql: "UPDATE leases SET expires_at = ? WHERE account = ? AND holder = ? AND token = ?",
+            arguments: [Self.seconds(now.addingTimeInterval(ttl)), account, holder, token])
         return db.changesCount == 1 ? try lease(account: account) : nil
     }
 
     func releaseLease(account: String, holder: String) throws -> Bool {
-        try db.execute(sql: "DELETE FROM leases WHERE account = ? AND holder = ?", arguments: [account, holder])
+        // The row stays, holder-less and expired, so the account's token keeps counting.
+        try db.execute(
+            sql: "UPDATE leases SET holder = '', expires_at = 0 WHERE account = ? AND holder = ? AND holder <> ''",
+            arguments: [account, holder])
         return db.changesCount == 1
     }
 

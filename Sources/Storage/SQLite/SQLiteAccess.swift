@@ -162,16 +162,27 @@ struct SQLiteAccess {
     // MARK: Leases and health
 
     func lease(account: String) throws -> Lease? {
-        try Row.fetchOne(db, sql: "SELECT * FROM leases WHERE account = ?", arguments: [account]).map { row in
-            Lease(
-                account: row["account"], holder: row["holder"], acquiredAt: Self.date(row["acquired_at"]),
-                expiresAt: Self.date(row["expires_at"]))
-        }
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM leases WHERE account = ? AND holder <> ''", arguments: [account]
+        ).map(Self.lease)
+    }
+
+    func leases() throws -> [Lease] {
+        try Row.fetchAll(db, sql: "SELECT * FROM leases WHERE holder <> '' ORDER BY account").map(Self.lease)
+    }
+
+    private static func lease(_ row: Row) -> Lease {
+        Lease(
+            account: row["account"], holder: row["holder"], token: row["token"],
+            acquiredAt: date(row["acquired_at"]), expiresAt: date(row["expires_at"]))
     }
 
     func holdsLease(account: String, holder: String, now: Date) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM leases WHERE account = ? AND holder = ? AND expires_at > ?)",
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM leases WHERE account = ? AND holder = ? AND holder <> '' AND expires_at > ?)
+                """,
             arguments: [account, holder, Self.seconds(now)]) ?? false
     }
 

@@ -78,6 +78,10 @@ extension SQLiteHandleCalls {
         try await handle.run { try $0.lease(account: account) }
     }
 
+    func leases() async throws -> [Lease] {
+        try await handle.run { try $0.leases() }
+    }
+
     func holdsLease(account: String, holder: String, now: Date) async throws -> Bool {
         try await handle.run { try $0.holdsLease(account: account, holder: holder, now: now) }
     }

@@ -97,8 +97,10 @@ extension SQLiteStateTransaction {
         try await handle.run { try $0.acquireLease(account: account, holder: holder, now: now, ttl: ttl) }
     }
 
-    func renewLease(account: String, holder: String, now: Date, ttl: TimeInterval) async throws -> Lease? {
-        try await handle.run { try $0.renewLease(account: account, holder: holder, now: now, ttl: ttl) }
+    func renewLease(account: String, holder: String, token: Int64, now: Date, ttl: TimeInterval) async throws
+        -> Lease?
+    {
+        try await handle.run { try $0.renewLease(account: account, holder: holder, token: token, now: now, ttl: ttl) }
     }
 
     func releaseLease(account: String, holder: String) async throws -> Bool {

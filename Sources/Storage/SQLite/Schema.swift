@@ -10,11 +10,18 @@ enum Schema {
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
         migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
         migrator.registerMigration("v4") { db in try db.execute(sql: v4) }
+        migrator.registerMigration("v5") { db in try db.execute(sql: v5) }
         return migrator
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v4"
+    static let currentVersion = "v5"
+
+    /// v5: the lease's fencing token (issue 23). Existing leases start at 0, so whoever takes one
+    /// next gets 1; a released lease is kept as a row with an empty holder (its token counts on).
+    static let v5 = """
+        ALTER TABLE leases ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+        """
 
     /// v4: the dedup kinds of answers (issue 22): `reply` (the trigger answered: a comment id, or
     /// `post:ID` for a post that mentions the agent), `dm` (the direct message answered) and
