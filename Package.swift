@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "MoltipassEngine",
             dependencies: [
-                "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver", "Generation",
+                "MoltbookAPI", "Recipes", "RateLimiting", "Storage", "ChallengeSolver", "Generation", "Determinism",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

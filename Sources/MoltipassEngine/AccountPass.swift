@@ -144,8 +144,10 @@ final class AccountPass {
         let (limiterData, info) = access.leaseLost ? (nil, nil) : limiterWrites()
         let heartbeat = Heartbeat(
             holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
+        // A lease lost during the pass is not this pass's to release (its holder may even be this
+        // process again, under a newer token).
         let (agent, holder, now, release) = (
-            agent, runner.configuration.holder, now, runner.configuration.releaseLeases
+            agent, runner.configuration.holder, now, runner.configuration.releaseLeases && !access.leaseLost
         )
         let cutOff = runner.configuration.journalCutOff(at: now)
         let summary = access.leaseLost ? nil : inboxSummary()

@@ -47,6 +47,9 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var items: [Item] = []
     /// Accounts another process holds (nothing was done for them).
     public var locked: [String] = []
+    /// What a daemon sharing its state with others decided about the fleet (nil: not spreading).
+    /// Not in the JSON report (`run --once` does not spread).
+    public var fleet: FleetView?
     /// Accounts whose writes are paused, with until when.
     public var paused: [String: Date] = [:]
     /// Accounts whose writes are paused → the kinds of pause (`manual`, `challenge_failed`, …), sorted.

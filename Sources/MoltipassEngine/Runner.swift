@@ -23,9 +23,14 @@ public final class Runner: Sendable {
     public struct Configuration: Sendable {
         /// This process, for leases and heartbeats.
         public var holder: String
-        public var leaseTTL: TimeInterval = 600
+        public var leaseTTL: TimeInterval = Self.defaultLeaseTTL
+        /// Ten minutes: two skipped cron runs at a five-minute interval.
+        public static let defaultLeaseTTL: TimeInterval = 600
         /// Release leases at the end of a pass (`run --once`); the daemon keeps and renews them.
         public var releaseLeases = true
+        /// Spread the agents over the live daemons sharing the state (`FleetAssignment`): the
+        /// daemon does; `run --once`, `plan` and tests of one runner do not.
+        public var spreadAgents = false
         /// The run loop's clock, which dates the lease renewals inside a pass (`AccountPass+Fence`):
         /// each transaction that records a write extends the lease from the instant it commits,
         /// so a long pass (slow requests, a challenge, a generator) keeps its agent. Nil (`plan`,
@@ -84,6 +89,11 @@ public final class Runner: Sendable {
     let decodedLimiters = Mutex<[String: (bytes: Data, limiter: Limiter)]>([:])
     /// Each account's content-ledger sightings as of its last pass (`contentSightings`).
     let ledgerSightings = Mutex<[String: LedgerSightings]>([:])
+    /// Agents of the fleet seen driven by no runner, since when (`agentsToDrive`).
+    let unheld = Mutex<[String: Date]>([:])
+    /// The instant of this runner's first pass (its heartbeat's `startedAt`).
+    private let firstPass = Mutex<Date?>(nil)
+    var startedAt: Date { firstPass.withLock { $0 } ?? .distantPast }
 
     /// The sent part of an account's duplicate-guard sightings, kept between passes.
     struct LedgerSightings: Sendable {
@@ -146,7 +156,8 @@ public final class Runner: Sendable {
     /// One pass at `now`.
     public func pass(now: Date) async -> RunReport {
         var report = RunReport()
-        for agent in agents {
+        firstPass.withLock { $0 = $0 ?? now }
+        for agent in await agentsToDrive(now: now, report: &report) {
             await AccountPass(runner: self, agent: agent, now: now).run(into: &report)
         }
         report.includeDeferrals()

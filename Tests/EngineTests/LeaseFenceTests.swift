@@ -119,6 +119,31 @@ struct LeaseFenceTests {
         #expect(try await world.titles(of: "fenced", reader: reader).isEmpty)
     }
 
+    /// The fencing token: the lease went to another runner and came back to this one (same
+    /// holder, a new token) while the pass was deciding; the pass that started under the old
+    /// token sends and journals nothing. Checked by holder alone, the old pass would have posted.
+    @Test func aLeaseTakenBackUnderANewTokenStillFencesTheOldPass() async throws {
+        let world = try EngineWorld(start: Self.t0.addingTimeInterval(-2 * 86_400))
+        defer { world.remove() }
+        let reader = try await world.register("fenced")
+        world.clock.set(Self.t0)
+        let recipe = try world.recipe("fenced.yaml", Self.recipe)
+        let store = world.store
+        let transport = TakeoverTransport(inner: world.transport, afterSending: true, trigger: { _ in true }) {
+            let later = Self.t0.addingTimeInterval(11 * 60)
+            _ = try await store.acquireLease(account: "fenced", holder: "runner-b", now: later, ttl: 600)
+            _ = try await store.releaseLease(account: "fenced", holder: "runner-b")
+            _ = try await store.acquireLease(account: "fenced", holder: "runner-a", now: later, ttl: 600)
+        }
+        let first = await world.runner([recipe], holder: "runner-a", transport: transport).pass(now: Self.t0)
+        #expect(first.locked == ["fenced"], "\(first.items)")
+        #expect(!first.items.contains { $0.outcome == .done || $0.outcome == .uncertain })
+        #expect(try await world.store.read { try await $0.pendingJournalEntries(account: "fenced") }.isEmpty)
+        #expect(try await world.titles(of: "fenced", reader: reader).isEmpty)
+        let lease = try await world.store.read { try await $0.lease(account: "fenced") }
+        #expect(lease?.holder == "runner-a" && lease?.token == 3, "\(String(describing: lease))")
+    }
+
     /// A long pass keeps its lease: the lease is renewed from the run loop's clock each time a
     /// write is recorded, so a runner whose clock says the pass began 11 minutes ago (ttl 10)
     /// still finds it held when the pass spent 9 of those minutes on a slow request. On the pass's

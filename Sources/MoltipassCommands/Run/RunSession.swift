@@ -23,6 +23,9 @@ public struct RunSession: Sendable {
     public let timeScale: TimeScale
     /// `--journal-retention`: how long done journal entries are kept.
     public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
+    /// `--lease-ttl`: how long an agent's lease lasts without renewal (docs/deploy.md, "Sizing
+    /// the lease"): a dead runner's agents are taken over this long after its last renewal.
+    public var leaseTTL: TimeInterval = Runner.Configuration.defaultLeaseTTL
 
     /// Loads every recipe it can: the valid ones, and the diagnostics of the others (issue 19:
     /// one invalid file no longer stops every agent; it is reported and skipped). A recipe whose
@@ -85,6 +88,10 @@ public struct RunSession: Sendable {
         var configuration = Runner.Configuration(holder: holder)
         configuration.generator = generator
         configuration.releaseLeases = releaseLeases
+        // The daemon spreads the agents over the daemons sharing its state; a cron run takes
+        // whatever lease it can.
+        configuration.spreadAgents = !releaseLeases
+        configuration.leaseTTL = leaseTTL
         configuration.leaseClock = clock
         configuration.environment = environment
         configuration.journalRetention = journalRetention.seconds

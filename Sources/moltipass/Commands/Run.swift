@@ -60,6 +60,15 @@ struct Run: AsyncParsableCommand {
             valueName: "duration"))
     var journalRetention = "90d"
 
+    @Option(
+        help: ArgumentHelp(
+            "How long an agent's lease lasts without renewal (30s...1d; default 10m).",
+            discussion:
+                "Runners sharing one state take a dead runner's agents over this long after its last renewal; "
+                + "longer than the slowest request plus the clock skew between hosts (docs/deploy.md).",
+            valueName: "duration"))
+    var leaseTtl = "10m"
+
     @Option(help: .hidden)
     var now: String?
 
@@ -93,6 +102,16 @@ struct Run: AsyncParsableCommand {
             throw ValidationError(TimeScale.problem("--time-scale", timeScale))
         }
         _ = try Self.retention(journalRetention)
+        _ = try Self.leaseSeconds(leaseTtl)
+    }
+
+    /// `--lease-ttl`, parsed: 30 s to a day (shorter than the slowest request would let a live
+    /// runner lose its agent mid-request).
+    static func leaseSeconds(_ text: String) throws -> TimeInterval {
+        guard let seconds = DurationOption.seconds(text, allowZero: false), (30...86_400).contains(seconds) else {
+            throw ValidationError("--lease-ttl takes a duration from 30s to 1d, such as 10m")
+        }
+        return seconds
     }
 
     func run() async throws {
@@ -116,6 +135,7 @@ struct Run: AsyncParsableCommand {
                 now: now.flatMap { ISO8601DateFormatter().date(from: $0) },
                 timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
             session.journalRetention = try Self.retention(journalRetention)
+            session.leaseTTL = try Self.leaseSeconds(leaseTtl)
             if once {
                 let stopping = OnceStop.install()
                 defer { withExtendedLifetime(stopping) {} }
