@@ -108,3 +108,31 @@ extension PostgresLane {
         }
     }
 }
+
+extension PostgresStateStore {
+    /// The schema migrations applied to the store's schema, sorted.
+    public func appliedMigrations() async throws -> [String] {
+        try await writeLane.withConnection { connection in
+            try await connection.query(
+                "SELECT version FROM \(unescaped: schema).schema_migrations ORDER BY version",
+                logger: writeLane.connector.logger
+            ).collect().map { try $0.decode(String.self) }
+        }
+    }
+
+    /// Runs one statement outside the protocol (tests: a newer schema's row, ending a session).
+    func execute(_ sql: String) async throws {
+        try await writeLane.withConnection { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: writeLane.connector.logger)
+                .collect()
+        }
+    }
+
+    /// The server process of the write connection (tests end it to see the store connect again).
+    func writeConnectionProcess() async throws -> Int32 {
+        try await writeLane.withConnection { connection in
+            try await connection.query("SELECT pg_backend_pid()", logger: writeLane.connector.logger).collect()
+                .first!.decode(Int32.self)
+        }
+    }
+}

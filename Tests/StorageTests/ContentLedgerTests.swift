@@ -4,7 +4,7 @@ import Testing
 
 @testable import Storage
 
-/// The duplicate guard's content ledger, on both stores.
+/// The duplicate guard's content ledger, on every store.
 @Suite struct ContentLedgerTests {
     static func record(_ account: String, _ fingerprint: String, at seconds: Double) -> ContentRecord {
         ContentRecord(
@@ -14,9 +14,12 @@ import Testing
 
     /// Records come back per account from an instant on, oldest first (ties in insertion
     /// order); pruning deletes the older ones; a rolled-back transaction leaves nothing.
-    @Test(arguments: ["sqlite", "memory"])
-    func recordReadPrune(kind: String) async throws {
-        let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
+    @Test(arguments: StoreBackend.all)
+    func recordReadPrune(backend: StoreBackend) async throws {
+        try await backend.withStore { store in try await Self.recordReadPrune(store) }
+    }
+
+    static func recordReadPrune(_ store: any StateStore) async throws {
         try await store.transaction { tx in
             try await tx.recordContent(Self.record("a", "f2", at: 20))
             try await tx.recordContent(Self.record("a", "f1", at: 10))

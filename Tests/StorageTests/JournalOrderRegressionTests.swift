@@ -6,10 +6,13 @@ import Testing
 /// queue's posts went out as Item 0, 2, 1, 3.
 @Suite struct JournalOrderRegressionTests {
     /// Entries recorded at the same instant (one pass plans several occurrences) come back in
-    /// occurrence, then step order, whatever their idempotency keys (hashes) say; in both stores.
-    @Test(arguments: ["sqlite", "memory"])
-    func samePassEntriesInOccurrenceOrder(kind: String) async throws {
-        let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
+    /// occurrence, then step order, whatever their idempotency keys (hashes) say; in every store.
+    @Test(arguments: StoreBackend.all)
+    func samePassEntriesInOccurrenceOrder(backend: StoreBackend) async throws {
+        try await backend.withStore { store in try await Self.samePassEntriesInOccurrenceOrder(store) }
+    }
+
+    static func samePassEntriesInOccurrenceOrder(_ store: any StateStore) async throws {
         // Keys sorting the other way round from (occurrence, step).
         let planned: [(key: String, occurrence: Double, step: Int)] = [
             ("f-first", 0, 0), ("e-first-step-1", 0, 1), ("d-second", 1_800, 0), ("c-third", 3_600, 0),

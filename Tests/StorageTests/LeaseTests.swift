@@ -7,90 +7,103 @@ import Testing
 
 @Suite struct LeaseTests {
     /// A free lease is acquired; another holder then sees who holds it and until when.
-    @Test func acquireAndHeldByOther() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        let mine = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
-        let theirs = try await store.acquireLease(account: "alice", holder: "B", now: T.at(59), ttl: 60)
-        let other = try await store.acquireLease(account: "bob", holder: "B", now: T.at(59), ttl: 60)
-        #expect(mine == .acquired(Lease(account: "alice", holder: "A", acquiredAt: T.t0, expiresAt: T.at(60))))
-        #expect(theirs == .heldBy(holder: "A", until: T.at(60)))
-        #expect(other.lease?.holder == "B")
+    @Test(arguments: StoreBackend.durable)
+    func acquireAndHeldByOther(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let mine = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+            let theirs = try await store.acquireLease(account: "alice", holder: "B", now: T.at(59), ttl: 60)
+            let other = try await store.acquireLease(account: "bob", holder: "B", now: T.at(59), ttl: 60)
+            #expect(mine == .acquired(Lease(account: "alice", holder: "A", acquiredAt: T.t0, expiresAt: T.at(60))))
+            #expect(theirs == .heldBy(holder: "A", until: T.at(60)))
+            #expect(other.lease?.holder == "B")
+        }
     }
 
     /// An expired lease is taken over (at exactly its expiry too); a live one is not.
-    @Test func expiryTakeover() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
-        let early = try await store.acquireLease(account: "alice", holder: "B", now: T.at(59.999), ttl: 60)
-        let taken = try await store.acquireLease(account: "alice", holder: "B", now: T.at(60), ttl: 60)
-        let lost = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(61), ttl: 60)
-        #expect(early == .heldBy(holder: "A", until: T.at(60)))
-        #expect(
-            taken
-                == .acquired(Lease(account: "alice", holder: "B", token: 2, acquiredAt: T.at(60), expiresAt: T.at(120)))
-        )
-        #expect(lost == nil)
+    @Test(arguments: StoreBackend.durable)
+    func expiryTakeover(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+            let early = try await store.acquireLease(account: "alice", holder: "B", now: T.at(59.999), ttl: 60)
+            let taken = try await store.acquireLease(account: "alice", holder: "B", now: T.at(60), ttl: 60)
+            let lost = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(61), ttl: 60)
+            #expect(early == .heldBy(holder: "A", until: T.at(60)))
+            #expect(
+                taken
+                    == .acquired(
+                        Lease(account: "alice", holder: "B", token: 2, acquiredAt: T.at(60), expiresAt: T.at(120)))
+            )
+            #expect(lost == nil)
+        }
     }
 
     /// Re-acquiring one's own live lease extends it and keeps the first acquisition time.
-    @Test func reacquireOwn() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
-        let again = try await store.acquireLease(account: "alice", holder: "A", now: T.at(30), ttl: 60)
-        #expect(again == .acquired(Lease(account: "alice", holder: "A", acquiredAt: T.t0, expiresAt: T.at(90))))
+    @Test(arguments: StoreBackend.durable)
+    func reacquireOwn(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+            let again = try await store.acquireLease(account: "alice", holder: "A", now: T.at(30), ttl: 60)
+            #expect(again == .acquired(Lease(account: "alice", holder: "A", acquiredAt: T.t0, expiresAt: T.at(90))))
+        }
     }
 
     /// Renewing extends the holder's lease; holdsLease follows the expiry.
-    @Test func renew() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
-        let renewed = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(50), ttl: 60)
-        let byOther = try await store.renewLease(account: "alice", holder: "B", token: 1, now: T.at(50), ttl: 60)
-        let (holdsAt100, holdsAt110, otherHolds) = try await store.read {
-            (
-                try await $0.holdsLease(account: "alice", holder: "A", now: T.at(100)),
-                try await $0.holdsLease(account: "alice", holder: "A", now: T.at(110)),
-                try await $0.holdsLease(account: "alice", holder: "B", now: T.at(100))
-            )
+    @Test(arguments: StoreBackend.durable)
+    func renew(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+            let renewed = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(50), ttl: 60)
+            let byOther = try await store.renewLease(account: "alice", holder: "B", token: 1, now: T.at(50), ttl: 60)
+            let (holdsAt100, holdsAt110, otherHolds) = try await store.read {
+                (
+                    try await $0.holdsLease(account: "alice", holder: "A", now: T.at(100)),
+                    try await $0.holdsLease(account: "alice", holder: "A", now: T.at(110)),
+                    try await $0.holdsLease(account: "alice", holder: "B", now: T.at(100))
+                )
+            }
+            #expect(renewed == Lease(account: "alice", holder: "A", token: 1, acquiredAt: T.t0, expiresAt: T.at(110)))
+            #expect(byOther == nil)
+            #expect(holdsAt100 && !holdsAt110 && !otherHolds)
         }
-        #expect(renewed == Lease(account: "alice", holder: "A", token: 1, acquiredAt: T.t0, expiresAt: T.at(110)))
-        #expect(byOther == nil)
-        #expect(holdsAt100 && !holdsAt110 && !otherHolds)
     }
 
     /// Releasing frees the lease for anyone at once; only the holder can release it.
-    @Test func release() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
-        let byOther = try await store.releaseLease(account: "alice", holder: "B")
-        let byHolder = try await store.releaseLease(account: "alice", holder: "A")
-        let renewAfter = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(1), ttl: 60)
-        let next = try await store.acquireLease(account: "alice", holder: "B", now: T.at(1), ttl: 60)
-        #expect(!byOther && byHolder)
-        #expect(renewAfter == nil)
-        #expect(next.lease?.holder == "B")
+    @Test(arguments: StoreBackend.durable)
+    func release(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            _ = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60)
+            let byOther = try await store.releaseLease(account: "alice", holder: "B")
+            let byHolder = try await store.releaseLease(account: "alice", holder: "A")
+            let renewAfter = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(1), ttl: 60)
+            let next = try await store.acquireLease(account: "alice", holder: "B", now: T.at(1), ttl: 60)
+            #expect(!byOther && byHolder)
+            #expect(renewAfter == nil)
+            #expect(next.lease?.holder == "B")
+        }
     }
 
     /// The fencing token: 1 for a new lease, kept while one holder extends it, one more at each
     /// change of holder (a takeover, an acquisition after a release), never reused; a renewal
     /// under an old token fails even for the same holder (it lost the lease and took it again).
-    @Test func fencingTokens() async throws {
-        let store = try SQLiteStateStore.inMemory()
-        let first = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60).lease
-        let extended = try await store.acquireLease(account: "alice", holder: "A", now: T.at(30), ttl: 60).lease
-        let takenOver = try await store.acquireLease(account: "alice", holder: "B", now: T.at(90), ttl: 60).lease
-        _ = try await store.releaseLease(account: "alice", holder: "B")
-        let released = try await store.read { try await $0.lease(account: "alice") }
-        let back = try await store.acquireLease(account: "alice", holder: "A", now: T.at(100), ttl: 60).lease
-        let oldToken = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(101), ttl: 60)
-        let newToken = try await store.renewLease(account: "alice", holder: "A", token: 3, now: T.at(101), ttl: 60)
-        let other = try await store.acquireLease(account: "bob", holder: "A", now: T.at(100), ttl: 60).lease
-        let all = try await store.read { try await $0.leases() }
-        #expect([first?.token, extended?.token, takenOver?.token, back?.token] == [1, 1, 2, 3])
-        #expect(released == nil, "a released lease is nobody's")
-        #expect(oldToken == nil)
-        #expect(newToken?.expiresAt == T.at(161))
-        #expect(all.map(\.account) == ["alice", "bob"] && all.map(\.token) == [3, 1] && other?.holder == "A")
+    @Test(arguments: StoreBackend.durable)
+    func fencingTokens(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let first = try await store.acquireLease(account: "alice", holder: "A", now: T.t0, ttl: 60).lease
+            let extended = try await store.acquireLease(account: "alice", holder: "A", now: T.at(30), ttl: 60).lease
+            let takenOver = try await store.acquireLease(account: "alice", holder: "B", now: T.at(90), ttl: 60).lease
+            _ = try await store.releaseLease(account: "alice", holder: "B")
+            let released = try await store.read { try await $0.lease(account: "alice") }
+            let back = try await store.acquireLease(account: "alice", holder: "A", now: T.at(100), ttl: 60).lease
+            let oldToken = try await store.renewLease(account: "alice", holder: "A", token: 1, now: T.at(101), ttl: 60)
+            let newToken = try await store.renewLease(account: "alice", holder: "A", token: 3, now: T.at(101), ttl: 60)
+            let other = try await store.acquireLease(account: "bob", holder: "A", now: T.at(100), ttl: 60).lease
+            let all = try await store.read { try await $0.leases() }
+            #expect([first?.token, extended?.token, takenOver?.token, back?.token] == [1, 1, 2, 3])
+            #expect(released == nil, "a released lease is nobody's")
+            #expect(oldToken == nil)
+            #expect(newToken?.expiresAt == T.at(161))
+            #expect(all.map(\.account) == ["alice", "bob"] && all.map(\.token) == [3, 1] && other?.holder == "A")
+        }
     }
 
     /// Twenty stores on one new file (twenty GRDB pools, each with its own SQLite write
