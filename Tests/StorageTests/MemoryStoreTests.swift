@@ -75,9 +75,12 @@ import Testing
     /// journalTargets lists each action's distinct targets over entries in every state, only
     /// for the actions asked, and forgets a target when its last entry is pruned (only done
     /// entries are: the finally failed vote keeps its target).
-    @Test(arguments: ["sqlite", "memory"])
-    func journalTargets(kind: String) async throws {
-        let store: any StateStore = kind == "sqlite" ? try SQLiteStateStore.inMemory() : MemoryStateStore()
+    @Test(arguments: StoreBackend.all)
+    func journalTargets(backend: StoreBackend) async throws {
+        try await backend.withStore { store in try await Self.journalTargets(store) }
+    }
+
+    static func journalTargets(_ store: any StateStore) async throws {
         let (targets, afterPrune) = try await store.transaction { tx in
             for (key, action, target) in [
                 ("k1", "comment", "p1"), ("k2", "comment", "p1"), ("k3", "comment", "p2"),
