@@ -43,19 +43,41 @@ extension MoltbookClient {
             apiKey.withRawValue { headers.add(name: "Authorization", value: "Bearer \($0)") }
         }
         let request = HTTPRequest(method: method, url: url, headers: headers, body: payload)
+        let started = observer == nil ? nil : ContinuousClock.now
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
+            observe(method, segments, started, status: nil, RateLimitHint())
             logger.warning("request failed", metadata: logMetadata(endpoint, extra: ["error": "\(error)"]))
             throw APIError(code: .transport, message: error.description, endpoint: endpoint, transport: error)
         } catch {
+            observe(method, segments, started, status: nil, RateLimitHint())
             throw APIError(
                 code: .transport, message: "transport failed: \(error)", endpoint: endpoint,
                 transport: .other(code: 0, detail: "\(error)", requestSent: true))
         }
         logger.debug("request", metadata: logMetadata(endpoint, extra: ["status": "\(response.status)"]))
-        return try interpret(response, endpoint: endpoint)
+        do {
+            let result = try interpret(response, endpoint: endpoint)
+            observe(method, segments, started, status: response.status, result.rateLimit)
+            return result
+        } catch {
+            observe(method, segments, started, status: response.status, error.rateLimit)
+            throw error
+        }
+    }
+
+    /// Tells the observer (if any) how a request sent at `started` ended.
+    private func observe(
+        _ method: HTTPMethod, _ segments: [String], _ started: ContinuousClock.Instant?, status: Int?,
+        _ rateLimit: RateLimitHint
+    ) {
+        guard let observer, let started else { return }
+        observer(
+            RequestObservation(
+                method: method, route: RequestObservation.route(of: segments), status: status,
+                duration: ContinuousClock.now - started, rateLimit: rateLimit))
     }
 
     func interpret(_ response: HTTPResponse, endpoint: String) throws(APIError) -> MoltbookResponse<JSONValue> {

@@ -17,30 +17,39 @@ public struct MoltbookClient: Sendable {
     public let apiKey: APIKey?
     let transport: any HTTPTransport
     let logger: Logger
+    /// Told of every request sent (metrics: `run --listen`); nil for none. The client only
+    /// reports; whoever fills it decides what to count.
+    public let observer: RequestObserver?
 
     /// - Parameters:
     ///   - allowLoopback: permits a `http://127.0.0.1…`/`localhost` base URL (the sandbox).
+    ///   - observer: told of every request (method, route template, status, duration, hints).
     public init(
         baseURL: URL = MoltbookClient.defaultBaseURL, apiKey: APIKey?, transport: any HTTPTransport,
-        allowLoopback: Bool = false, logger: Logger = Logger(label: "moltipass.api")
+        allowLoopback: Bool = false, logger: Logger = Logger(label: "moltipass.api"), observer: RequestObserver? = nil
     ) throws(APIError) {
         try Self.validate(baseURL: baseURL, allowLoopback: allowLoopback)
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.transport = transport
         self.logger = logger
+        self.observer = observer
     }
 
     /// A copy of this client that sends `apiKey` instead.
     public func with(apiKey: APIKey?) -> MoltbookClient {
-        MoltbookClient(unchecked: baseURL, apiKey: apiKey, transport: transport, logger: logger)
+        MoltbookClient(unchecked: baseURL, apiKey: apiKey, transport: transport, logger: logger, observer: observer)
     }
 
-    private init(unchecked baseURL: URL, apiKey: APIKey?, transport: any HTTPTransport, logger: Logger) {
+    private init(
+        unchecked baseURL: URL, apiKey: APIKey?, transport: any HTTPTransport, logger: Logger,
+        observer: RequestObserver?
+    ) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.transport = transport
         self.logger = logger
+        self.observer = observer
     }
 
     /// Refuses any base URL other than the Moltbook host over HTTPS, or loopback when allowed.
