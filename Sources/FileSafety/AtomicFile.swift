@@ -31,13 +31,14 @@ public enum AtomicFile {
     /// the hook's error is rethrown as it is.
     public typealias Hook = @Sendable (Step) throws -> Void
 
-    /// Writes `data` to `path` atomically with mode 0600. Blocks (fsync).
+    /// Writes `data` to `path` atomically with mode 0600 (or `mode`, set on the temp file before
+    /// the first byte, for a file another user must read: a metrics text file). Blocks (fsync).
     ///
     /// The caller holds `path`'s lock (`FileLock`) whenever another writer may run: temp files
     /// of `path` left by a writer that was killed (SIGKILL, power loss) are removed first, since
     /// each may be a complete copy of something since replaced (a key file under a passphrase
     /// that has been changed), and under the lock no live writer owns one.
-    public static func write(_ data: Data, to path: String, hook: Hook? = nil) throws {
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, hook: Hook? = nil) throws {
         let directory = Descriptor.directory(of: path)
         removeAbandonedTemps(of: path)
         let suffix = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
@@ -50,6 +51,9 @@ public enum AtomicFile {
         defer { if !renamed { unlink(tempPath) } }
         do {
             defer { close(fd) }
+            if mode != 0o600, fchmod(fd, mode) != 0 {
+                throw FileSafetyError.system(.settingPermissions, path: tempPath, errno: errno)
+            }
             try hook?(.tempCreated)
             try data.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: tempPath) }
             try hook?(.tempWritten)

@@ -21,6 +21,26 @@ import Testing
         #expect(try Files.names(directory.path) == ["small.json"])
     }
 
+    /// With a mode (a metrics text file another user reads), the temp file has it before the
+    /// first byte and the file keeps it; a file that was 0600 comes out with the mode.
+    @Test func writesWithAGivenMode() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("moltipass.prom").path
+        try Files.write("old", to: path, mode: 0o600)
+        let seen = Shared<[Int]>([])
+        try AtomicFile.write(Data("metric 1\n".utf8), to: path, mode: 0o644) { step in
+            guard step == .tempCreated else { return }
+            let temps = try Files.names(directory.path).filter { $0.hasPrefix(".moltipass.prom.tmp-") }
+            let modes = try temps.map { try Files.mode(directory.file($0).path) }
+            seen.update { $0 += modes }
+        }
+        #expect(seen.current == [0o644])
+        #expect(try Files.mode(path) == 0o644)
+        #expect(Files.contents(path) == "metric 1\n")
+        #expect(try Files.names(directory.path) == ["moltipass.prom"])
+    }
+
     /// The temp file is 0600 while still empty (the mode is set before any data is written),
     /// and its name is the one the next writer's clean-up recognises.
     @Test func modeSetBeforeDataWritten() throws {
