@@ -107,16 +107,32 @@ public struct StatusReport: Sendable, Codable, Equatable {
         /// moltbook.com), never re-sent as it is (the duplicate guard holds its text).
         public var parked: [Parked] = []
         public var next: [NextOccurrence]
+        /// The runner that holds the agent's live lease (issue 23: which runner drives which
+        /// agent), since when it holds it, until when, and under which fencing token.
         public var leaseHolder: String?
         public var leaseExpires: Date?
+        public var leaseSince: Date? = nil
+        public var leaseToken: Int64? = nil
         /// Nil when the engine has stored none (no pass read `/home` or the DM check yet).
         public var inbox: Inbox? = nil
+    }
+
+    /// An engine process that recorded a heartbeat: a daemon (a runner of the fleet while its
+    /// heartbeat is younger than its lease time) or a cron run.
+    public struct RunnerStatus: Sendable, Codable, Equatable {
+        public var holder: String
+        public var startedAt: Date
+        public var lastTick: Date
+        /// The agents whose live lease it holds, sorted.
+        public var agents: [String]
     }
 
     public var now: Date
     public var agents: [AgentStatus]
     /// The most recent engine tick of any process, if any.
     public var lastTick: Date?
+    /// Every process with a heartbeat, by holder (most recent tick first).
+    public var runners: [RunnerStatus] = []
 
     /// Builds the report from an in-memory copy of the state file (the file is not written).
     public static func load(recipes: [Recipe], statePath: String, now: Date) async throws -> StatusReport {
@@ -129,8 +145,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
         let agents = Array(Set(recipes.map(\.agent.value))).sorted()
         var result: [AgentStatus] = []
         var lastTick: Date?
-        let heartbeats = try await store.read { try await $0.heartbeats() }
+        let (heartbeats, leases) = try await store.read { (try await $0.heartbeats(), try await $0.leases()) }
         lastTick = heartbeats.map(\.lastTick).max()
+        let liveLeases = leases.filter { $0.isLive(at: now) }
+        let runners = heartbeats.map { beat in
+            RunnerStatus(
+                holder: beat.holder, startedAt: beat.startedAt, lastTick: beat.lastTick,
+                agents: liveLeases.filter { $0.holder == beat.holder }.map(\.account).sorted())
+        }.sorted { ($0.lastTick, $1.holder) > ($1.lastTick, $0.holder) }
         for agent in agents {
             let own = recipes.filter { $0.agent.value == agent }
             let data = try await store.read { reader in
@@ -197,9 +219,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
                             nextAttempt: $0.nextAttemptAt, lastError: $0.lastError)
                     },
                     openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
-                    leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt, inbox: data.6.map(Inbox.init)))
+                    leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt, leaseSince: lease?.acquiredAt,
+                    leaseToken: lease?.token, inbox: data.6.map(Inbox.init)))
         }
-        return StatusReport(now: now, agents: result, lastTick: lastTick)
+        return StatusReport(now: now, agents: result, lastTick: lastTick, runners: runners)
     }
 
     /// Problems that make a container unhealthy: an auth or suspension pause, or no engine tick
@@ -224,9 +247,18 @@ public struct StatusReport: Sendable, Codable, Equatable {
         var lines: [String] = []
         let iso = { (date: Date) in MoltbookDateText.iso(date) }
         lines.append("state at \(iso(now)); last engine tick \(lastTick.map(iso) ?? "never")")
+        if runners.count > 1 || runners.contains(where: { !$0.agents.isEmpty }) {
+            lines.append("runners:")
+            for runner in runners {
+                lines.append(
+                    "  \(runner.holder): last tick \(iso(runner.lastTick)), \(runner.agents.count) agent"
+                        + (runner.agents.count == 1 ? "" : "s") + " held")
+            }
+        }
         for agent in agents {
             lines.append("")
-            lines.append("agent \(agent.agent)" + (agent.leaseHolder.map { " (held by \($0))" } ?? ""))
+            let since = agent.leaseSince.map { " since \(iso($0))" } ?? ""
+            lines.append("agent \(agent.agent)" + (agent.leaseHolder.map { " (held by \($0)\(since))" } ?? ""))
             for pause in agent.pauses {
                 lines.append(
                     "  PAUSED \(pause.kind) until \(pause.until.map(iso) ?? "lifted by hand"): \(pause.reason)")
