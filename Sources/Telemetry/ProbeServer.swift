@@ -1,0 +1,189 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// What the probe listener serves, asked at each request.
+public protocol ProbeSource: Sendable {
+    /// The exposition in the Prometheus text format.
+    func metrics() async -> String
+    /// `/healthz`: whether the process's run loop is alive.
+    func liveness() async -> ProbeStatus
+    /// `/readyz`: whether the runner can do its work.
+    func readiness() async -> ProbeStatus
+}
+
+/// A probe's answer: 200 `ok`, or 503 with one line saying why not.
+public struct ProbeStatus: Sendable, Equatable {
+    public var ok: Bool
+    public var reason: String
+
+    public static let healthy = ProbeStatus(ok: true, reason: "ok")
+
+    public static func failing(_ reason: String) -> ProbeStatus { ProbeStatus(ok: false, reason: reason) }
+
+    public init(ok: Bool, reason: String) {
+        self.ok = ok
+        self.reason = reason
+    }
+
+    /// The body: the reason on one line (line breaks and other control characters as spaces).
+    var line: String {
+        String(
+            String.UnicodeScalarView(reason.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
+        )
+            + "\n"
+    }
+}
+
+/// The daemon's HTTP listener (`run --listen`): `GET /metrics` (the Prometheus text format,
+/// version 0.0.4), `/healthz` and `/readyz` (200 `ok`, or 503 and the reason in one line of plain
+/// text). `HEAD` answers the same without the body; other methods 405, other paths 404. It serves
+/// only what its source gives: no request reaches the state or the agents, and nothing it
+/// answers holds a key.
+public final class ProbeServer: Sendable {
+    /// Where it listens (the port the system chose when asked for 0).
+    public let address: ListenAddress
+    private let server: HTTPServer
+    private let task: Task<Void, Never>
+
+    /// `http://ADDRESS`.
+    public var url: String { "http://\(address)" }
+
+    private init(address: ListenAddress, server: HTTPServer, task: Task<Void, Never>) {
+        self.address = address
+        self.server = server
+        self.task = task
+    }
+
+    /// Binds `address` and serves `source`; fails with the reason when it cannot listen (the port
+    /// is taken, the address is not this machine's).
+    public static func start(at address: ListenAddress, source: some ProbeSource) async throws(ListenError)
+        -> ProbeServer
+    {
+        let socketAddress: any SocketAddress
+        do {
+            socketAddress =
+                switch address.family {
+                case .ipv4: try sockaddr_in.inet(ip4: address.host, port: address.port)
+                case .ipv6: try sockaddr_in6.inet6(ip6: address.host, port: address.port)
+                }
+        } catch {
+            throw ListenError(address: address, reason: "not an address of this machine")
+        }
+        let server = HTTPServer(
+            config: HTTPServer.Configuration(
+                address: socketAddress, timeout: 15, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),
+                logger: .disabled),
+            handler: ProbeHandler(source: source))
+        let failure = Mutex<(any Error)?>(nil)
+        let ended = Mutex(false)
+        let task = Task {
+            do { try await server.run() } catch { failure.withLock { $0 = error } }
+            ended.withLock { $0 = true }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await !server.isListening {
+            if ended.withLock({ $0 }) {
+                throw ListenError(address: address, reason: Self.describe(failure.withLock { $0 }))
+            }
+            guard ContinuousClock.now < deadline else {
+                task.cancel()
+                throw ListenError(address: address, reason: "the socket did not start listening within 10 s")
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        var bound = address
+        if case .ip4(_, let port)? = await server.listeningAddress { bound.port = port }
+        if case .ip6(_, let port)? = await server.listeningAddress { bound.port = port }
+        return ProbeServer(address: bound, server: server, task: task)
+    }
+
+    /// Stops listening and closes open connections.
+    public func stop() async {
+        await server.stop(timeout: 0.2)
+        task.cancel()
+        _ = await task.value
+    }
+
+    /// The system's words for a socket failure (`Address already in use`), never a Swift dump.
+    static func describe(_ error: (any Error)?) -> String {
+        switch error {
+        case SocketError.failed(_, _, let message)?: message
+        case nil: "the listener stopped"
+        default: "the socket failed"
+        }
+    }
+}
+
+/// The listener could not start.
+public struct ListenError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var address: ListenAddress
+    public var reason: String
+
+    public var description: String { "cannot listen on \(address): \(reason)" }
+}
+
+/// Answers the three paths.
+struct ProbeHandler<Source: ProbeSource>: HTTPHandler {
+    let source: Source
+
+    static var plainText: String { "text/plain; charset=utf-8" }
+
+    func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
+        let head = request.method == .HEAD
+        guard request.method == .GET || head else {
+            var response = Self.text(.methodNotAllowed, "method not allowed: use GET or HEAD\n", head: false)
+            response.headers[HTTPHeader("Allow")] = "GET, HEAD"
+            return response
+        }
+        switch request.path {
+        case "/metrics":
+            let body = await source.metrics()
+            return Self.response(.ok, body, type: MetricsExport.contentType, head: head)
+        case "/healthz":
+            return Self.probe(await source.liveness(), head: head)
+        case "/readyz":
+            return Self.probe(await source.readiness(), head: head)
+        default:
+            return Self.text(.notFound, "not found: this listener serves /metrics, /healthz and /readyz\n", head: head)
+        }
+    }
+
+    static func probe(_ status: ProbeStatus, head: Bool) -> FlyingFox.HTTPResponse {
+        text(status.ok ? .ok : .serviceUnavailable, status.line, head: head)
+    }
+
+    static func text(_ code: HTTPStatusCode, _ body: String, head: Bool) -> FlyingFox.HTTPResponse {
+        response(code, body, type: plainText, head: head)
+    }
+
+    /// `body` with its type; for `HEAD` the same headers (the length `GET` would send) and no body.
+    static func response(_ code: HTTPStatusCode, _ body: String, type: String, head: Bool) -> FlyingFox.HTTPResponse {
+        let data = Data(body.utf8)
+        var headers = HTTPHeaders()
+        headers[.contentType] = type
+        headers[HTTPHeader("Cache-Control")] = "no-store"
+        if head { headers[.contentLength] = String(data.count) }
+        return FlyingFox.HTTPResponse(statusCode: code, headers: headers, body: head ? Data() : data)
+    }
+}
+
+/// FlyingFox's socket pool with `TCP_NODELAY` on every socket it waits for: the server writes a
+/// response's head and body separately, and without it Nagle's algorithm holds the body of a
+/// reused connection's answer until the client's delayed ACK (Linux: 40 ms). The sandbox's
+/// server does the same (`MoltbookSandboxServer`).
+struct NoDelaySocketPool<Inner: AsyncSocketPool>: AsyncSocketPool {
+    let inner: Inner
+
+    func prepare() async throws { try await inner.prepare() }
+
+    func run() async throws { try await inner.run() }
+
+    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
+        var on: Int32 = 1
+        _ = setsockopt(
+            socket.file.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        try await inner.suspendSocket(socket, untilReadyFor: events)
+    }
+}

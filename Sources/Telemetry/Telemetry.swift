@@ -1,2 +1,0 @@
-import Metrics
-import Prometheus

@@ -1,0 +1,95 @@
+import Foundation
+import MoltipassTesting
+import Synchronization
+import Testing
+
+@testable import Telemetry
+
+/// The listener over a real loopback socket: the three paths, their content types and status
+/// codes, `HEAD`, 404 and 405, and a port already taken.
+@Suite struct ProbeServerTests {
+    /// A source whose answers the test sets.
+    final class Source: ProbeSource {
+        let state = Mutex((metrics: "", live: ProbeStatus.healthy, ready: ProbeStatus.healthy))
+
+        func metrics() async -> String { state.withLock { $0.metrics } }
+        func liveness() async -> ProbeStatus { state.withLock { $0.live } }
+        func readiness() async -> ProbeStatus { state.withLock { $0.ready } }
+    }
+
+    /// `/metrics` in the Prometheus text format 0.0.4; `/healthz` and `/readyz` 200 `ok`, then
+    /// 503 with the reason on one line (line breaks flattened); `HEAD` the same head, no body.
+    @Test func servesTheThreePaths() async throws {
+        let source = Source()
+        let export = MetricsExport()
+        MetricsRecorder(factory: export.factory).set(MetricCatalog.leaseHeld, [.agent: "kelp"], to: 1)
+        source.state.withLock { $0.metrics = export.exposition() }
+        let server = try await ProbeServer.start(
+            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: source)
+        defer { Task { await server.stop() } }
+        #expect(server.address.port != 0)
+        #expect(server.url == "http://127.0.0.1:\(server.address.port)")
+        let port = server.address.port
+
+        let metrics = try await RawHTTP.request("GET", "/metrics", port: port)
+        #expect(metrics.status == 200)
+        #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(metrics.body.contains("moltipass_lease_held{agent=\"kelp\"} 1"))
+        #expect(metrics.headers["content-length"] == String(metrics.body.utf8.count))
+
+        let head = try await RawHTTP.request("HEAD", "/metrics", port: port)
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["content-length"] == String(metrics.body.utf8.count))
+        #expect(head.headers["content-type"] == metrics.headers["content-type"])
+
+        for path in ["/healthz", "/readyz"] {
+            let ok = try await RawHTTP.request("GET", path, port: port)
+            #expect(ok.status == 200 && ok.body == "ok\n")
+            #expect(ok.headers["content-type"] == "text/plain; charset=utf-8")
+        }
+        source.state.withLock {
+            $0.live = .failing("the run loop is stuck")
+            $0.ready = .failing("kelp: cannot read the key:\nwrong passphrase")
+        }
+        let live = try await RawHTTP.request("GET", "/healthz", port: port)
+        #expect(live.status == 503 && live.body == "the run loop is stuck\n")
+        let ready = try await RawHTTP.request("GET", "/readyz", port: port)
+        #expect(ready.status == 503 && ready.body == "kelp: cannot read the key: wrong passphrase\n")
+        let readyHead = try await RawHTTP.request("HEAD", "/readyz", port: port)
+        #expect(readyHead.status == 503 && readyHead.body.isEmpty)
+    }
+
+    /// Any other path is 404; any method but GET and HEAD is 405 with `Allow: GET, HEAD`.
+    @Test func otherPathsAndMethods() async throws {
+        let server = try await ProbeServer.start(
+            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: Source())
+        defer { Task { await server.stop() } }
+        let port = server.address.port
+        for path in ["/", "/metricsx", "/health", "/api/v1/agents/me", "/metrics/../readyz2"] {
+            #expect(try await RawHTTP.request("GET", path, port: port).status == 404, "\(path)")
+        }
+        for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+            let response = try await RawHTTP.request(method, "/metrics", port: port)
+            #expect(response.status == 405, "\(method)")
+            #expect(response.headers["allow"] == "GET, HEAD")
+        }
+    }
+
+    /// A port already taken: the error names the address and the system's reason; a stopped
+    /// listener's port is free again.
+    @Test func portTaken() async throws {
+        let first = try await ProbeServer.start(
+            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: Source())
+        let taken = first.address
+        await #expect(throws: ListenError.self) {
+            _ = try await ProbeServer.start(at: taken, source: Source())
+        }
+        do {
+            _ = try await ProbeServer.start(at: taken, source: Source())
+        } catch {
+            #expect(error.description == "cannot listen on \(taken): Address already in use")
+        }
+        await first.stop()
+        await #expect(throws: (any Error).self) { _ = try await RawHTTP.request("GET", "/healthz", port: taken.port) }
+    }
+}
