@@ -7,14 +7,18 @@ import MoltipassEngine
 /// with `--base-url`.
 public enum KeysEndpoint {
     /// A client for `baseURL` (the real Moltbook when `nil`). Loopback is allowed only when the
-    /// URL itself is loopback; any other host must be `https://www.moltbook.com/…`.
-    public static func client(baseURL text: String?, apiKey: APIKey?, logger: Logger) throws -> MoltbookClient {
+    /// URL itself is loopback; any other host must be `https://www.moltbook.com/…`. `observer`:
+    /// told of every request (the run's metrics).
+    public static func client(
+        baseURL text: String?, apiKey: APIKey?, logger: Logger, observer: RequestObserver? = nil
+    ) throws -> MoltbookClient {
         let url = try checkedBaseURL(text)
         let loopback = isLoopback(url)
         let transport = try CurlTransport(configuration: .init(policy: URLPolicy(allowInsecureLoopback: loopback)))
         do {
             return try MoltbookClient(
-                baseURL: url, apiKey: apiKey, transport: transport, allowLoopback: loopback, logger: logger)
+                baseURL: url, apiKey: apiKey, transport: transport, allowLoopback: loopback, logger: logger,
+                observer: observer)
         } catch {
             throw refused(error)
         }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MoltipassEngine
 import Recipes
+import Telemetry
 
 /// `moltipass run` without `--once`: pass, sleep until the next due instant, repeat.
 ///
@@ -13,6 +14,8 @@ import Recipes
 ///   is journaled), generator programs still running are ended (SIGTERM to their process
 ///   groups, SIGKILL 2 s later; their texts were never journaled), leases are released, exit 0.
 /// - SIGHUP: reloads the recipe files; a broken reload keeps the old recipes and logs why.
+/// - `listen` (`run --listen`): serves `/metrics`, `/healthz` and `/readyz` there from the start
+///   (before the start-up check) until it stops; after SIGTERM `/readyz` says it is shutting down.
 public struct Daemon: Sendable {
     public let session: RunSession
     public let recipePaths: [String]
@@ -20,6 +23,8 @@ public struct Daemon: Sendable {
     /// Recipe files skipped at start (invalid, or missing what they need here): named by
     /// `status --health` until a reload fixes them.
     public var startupProblems: [HealthProblem]
+    /// `--listen`: where to serve metrics and probes (the session's telemetry); nil for nowhere.
+    public var listen: ListenAddress?
 
     public init(
         session: RunSession, recipePaths: [String], environment: [String: String],
@@ -49,15 +54,37 @@ public struct Daemon: Sendable {
         let generator = session.generationService(environment: environment) { signals.wake() }
         var runner = makeRunner(recipes, holder: holder, generator: generator)
         let logger = session.logger
+        let telemetry = session.telemetry
+        let probes = RunnerProbes()
+        var listener: ProbeServer?
+        if let listen, let telemetry {
+            let source = DaemonProbeSource(
+                telemetry: telemetry, probes: probes, store: session.store, holder: holder, clock: session.clock)
+            do {
+                listener = try await ProbeServer.start(at: listen, source: source)
+            } catch {
+                logger.critical("\(error)", metadata: ["event": "listen"])
+                return .failure
+            }
+            signals.onStop { probes.drain() }
+            logger.notice(
+                "listening on \(listener?.url ?? "") (/metrics, /healthz, /readyz)",
+                metadata: ["event": "listen", "url": "\(listener?.url ?? "")"])
+        }
         var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: false)
         logger.info("daemon started", metadata: ["recipes": "\(recipes.count)", "holder": "\(holder)"])
         var health = HealthTracker(holder: holder, recipeProblems: startupProblems)
-        await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+        let preflight = await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+        if listener != nil { await checkProbes(probes, preflight, health: health, pass: false) }
         while true {
             let started = session.clock()
+            probes.beat()
+            let began = ContinuousClock.now
             let report = await runner.pass(now: started)
+            telemetry?.recordPass(report, startedAt: started, duration: ContinuousClock.now - began)
             await reportLogger.log(report, since: started)
             await health.update(with: report, at: session.clock(), store: session.store)
+            if listener != nil { await checkProbes(probes, report, health: health, pass: true) }
             if signals.stopRequested { break }
             let now = session.clock()
             let leaseRenewal = now.addingTimeInterval(runner.configuration.leaseTTL / 2)
@@ -83,20 +110,32 @@ public struct Daemon: Sendable {
                 }
                 recipes = runnable
                 runner = makeRunner(recipes, holder: holder, generator: generator)
+                telemetry?.setAgents(runner.agents)
                 logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
                 health.recipeProblems = problems
-                await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+                let check = await health.check(runner, at: session.clock(), store: session.store, logger: logger)
+                if listener != nil { await checkProbes(probes, check, health: health, pass: false) }
                 continue
             }
             break
         }
         // A program still writing a text leads a process group of its own, out of reach of the
         // signal that stopped us: ended here, or it would outlive the daemon (for good, if it hangs).
+        probes.drain()
         await generator.stop()
         await runner.releaseAll()
         await health.remove(store: session.store)
+        await listener?.stop()
         logger.info("daemon stopped")
         return .ok
+    }
+
+    /// Updates the probes after a pass (or the start-up check, which does not count as one):
+    /// whether the store answers, and the key problems (`RunnerProbes.check`).
+    func checkProbes(_ probes: RunnerProbes, _ report: RunReport, health: HealthTracker, pass: Bool) async {
+        let (storeProblem, keyProblems) = await RunnerProbes.check(
+            report, health: health.problems, store: session.store, now: session.clock())
+        probes.passed(storeProblem: storeProblem, keyProblems: keyProblems, countsAsPass: pass)
     }
 
     /// The real seconds to sleep from `now` until `wake` on a clock running `scale` times real

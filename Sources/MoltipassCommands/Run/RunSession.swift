@@ -23,6 +23,9 @@ public struct RunSession: Sendable {
     public let timeScale: TimeScale
     /// `--journal-retention`: how long done journal entries are kept.
     public var journalRetention = JournalRetention.keep(Runner.Configuration.defaultJournalRetention)
+    /// `--listen`, `--metrics-textfile`: the run's metrics (each pass and each request recorded);
+    /// nil records nothing.
+    public var telemetry: RunTelemetry?
     /// `--lease-ttl`: how long an agent's lease lasts without renewal (docs/deploy.md, "Sizing
     /// the lease"): a dead runner's agents are taken over this long after its last renewal.
     public var leaseTTL: TimeInterval = Runner.Configuration.defaultLeaseTTL
@@ -97,10 +100,12 @@ public struct RunSession: Sendable {
         configuration.journalRetention = journalRetention.seconds
         let keys = keys
         let logger = logger
+        let observer = telemetry?.requestObserver(clock: clock)
         return Runner(recipes: recipes ?? self.recipes, store: store, configuration: configuration, logger: logger) {
             agent, baseURL in
             let (entry, key) = try keys.entryAndKey(agent)
-            return try KeysEndpoint.client(baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger)
+            return try KeysEndpoint.client(
+                baseURL: baseURL ?? entry.metadata.baseURL, apiKey: key, logger: logger, observer: observer)
         }
     }
 
@@ -112,7 +117,7 @@ public struct RunSession: Sendable {
         let generator = generationService(environment: environment)
         let runner = runner(holder: holder, releaseLeases: true, environment: environment, generator: generator)
         let deadline = clock().addingTimeInterval(maxWait)
-        var report = await runner.pass(now: clock())
+        var report = await pass(runner)
         var passes = 1
         while passes < 20, report.authBroken.isEmpty, report.locked.isEmpty {
             if report.generationsPending > 0 {
@@ -123,10 +128,18 @@ public struct RunSession: Sendable {
             } else {
                 break
             }
-            let again = await runner.pass(now: clock())
+            let again = await pass(runner)
             report = Self.merge(report, again)
             passes += 1
         }
+        return report
+    }
+
+    /// One pass of `runner` now, recorded in the telemetry.
+    func pass(_ runner: Runner) async -> RunReport {
+        let (started, began) = (clock(), ContinuousClock.now)
+        let report = await runner.pass(now: started)
+        telemetry?.recordPass(report, startedAt: started, duration: ContinuousClock.now - began)
         return report
     }
 

@@ -27,6 +27,15 @@ public struct HealthProblem: Sendable, Codable, Equatable {
             message: "the server says the agent is not claimed: its human must claim it (moltipass claim \(agent))")
     }
 
+    /// `agent` is paused by a pause of `kind` (health lists every kind but `manual`; readiness
+    /// the pauses of a refused key and of the auth breaker): the same words in both.
+    static func paused(_ agent: String, kind: String, until: Date?, reason: String) -> HealthProblem {
+        HealthProblem(
+            kind: "paused", agent: agent,
+            message: "paused (\(kind)" + (until.map { " until \(MoltbookDateText.iso($0))" } ?? ", until resumed")
+                + "): \(reason)")
+    }
+
     /// The text form: `agent: message`, or the message.
     public var text: String { agent.map { "\($0): \(message)" } ?? message }
 }
@@ -132,8 +141,10 @@ struct HealthTracker {
             }
     }
 
-    /// The start-up check (`Runner.preflight`): every agent's key read and checked once.
-    mutating func check(_ runner: Runner, at now: Date, store: any StateStore, logger: Logger) async {
+    /// The start-up check (`Runner.preflight`): every agent's key read and checked once; its
+    /// report (the daemon's readiness reads the refused keys from it).
+    @discardableResult
+    mutating func check(_ runner: Runner, at now: Date, store: any StateStore, logger: Logger) async -> RunReport {
         let report = await runner.preflight(now: now)
         for (agent, message) in report.keychainFailures.sorted(by: { $0.key < $1.key }) {
             logger.error("cannot read the agent's key", metadata: ["agent": "\(agent)", "why": "\(message)"])
@@ -147,6 +158,7 @@ struct HealthTracker {
         }
         keychain = [:]
         await update(with: report, at: now, store: store)
+        return report
     }
 
     /// Folds a pass's report in and stores the record if it changed.

@@ -17,6 +17,7 @@ public final class SignalWaiter: Sendable {
     private let sources: SendableBox<[any DispatchSourceSignal]>
     private let pending = Mutex<[Wake]>([])
     private let waiter = Mutex<CheckedContinuation<Wake, Never>?>(nil)
+    private let stopHandlers = Mutex<[@Sendable () -> Void]>([])
 
     public init() {
         let queue = DispatchQueue(label: "moltipass.signals")
@@ -34,8 +35,15 @@ public final class SignalWaiter: Sendable {
 
     deinit { for source in sources.value { source.cancel() } }
 
+    /// Calls `handler` (on the signal queue) as soon as SIGTERM or SIGINT arrives, even in the
+    /// middle of a pass: `/readyz` says the runner is shutting down before the pass ends.
+    public func onStop(_ handler: @escaping @Sendable () -> Void) {
+        stopHandlers.withLock { $0.append(handler) }
+    }
+
     /// A signal that arrived while nobody waited is kept for the next `wait`.
     func deliver(_ wake: Wake) {
+        if wake == .terminate { for handler in stopHandlers.withLock({ $0 }) { handler() } }
         let continuation = waiter.withLock { current -> CheckedContinuation<Wake, Never>? in
             defer { current = nil }
             return current

@@ -49,12 +49,7 @@ public enum HealthCheck {
         }
         for agent in report.agents {
             for pause in agent.pauses where pause.kind != PauseKind.manual.rawValue {
-                problems.append(
-                    HealthProblem(
-                        kind: "paused", agent: agent.agent,
-                        message: "paused (\(pause.kind)"
-                            + (pause.until.map { " until \(MoltbookDateText.iso($0))" } ?? ", until resumed")
-                            + "): \(pause.reason)"))
+                problems.append(.paused(agent.agent, kind: pause.kind, until: pause.until, reason: pause.reason))
             }
         }
         problems += try await serverFacts(recipes: recipes, store: store)

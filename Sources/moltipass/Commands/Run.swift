@@ -69,6 +69,19 @@ struct Run: AsyncParsableCommand {
             valueName: "duration"))
     var leaseTtl = "10m"
 
+    @Option(
+        help: ArgumentHelp(
+            "Daemon: serve /metrics, /healthz and /readyz at HOST:PORT, :PORT or PORT (127.0.0.1 unless a host is given).",
+            discussion: "0.0.0.0:9464 listens on every interface. Prometheus text format; nothing secret is served.",
+            valueName: "address"))
+    var listen: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --once: write the metrics to this file at the end of the run (atomically; node_exporter's textfile collector).",
+            valueName: "path"))
+    var metricsTextfile: String?
+
     @Option(help: .hidden)
     var now: String?
 
@@ -103,6 +116,7 @@ struct Run: AsyncParsableCommand {
         }
         _ = try Self.retention(journalRetention)
         _ = try Self.leaseSeconds(leaseTtl)
+        _ = try listenAddress()
     }
 
     /// `--lease-ttl`, parsed: 30 s to a day (shorter than the slowest request would let a live
@@ -136,6 +150,7 @@ struct Run: AsyncParsableCommand {
                 timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
             session.journalRetention = try Self.retention(journalRetention)
             session.leaseTTL = try Self.leaseSeconds(leaseTtl)
+            session.telemetry = metrics(recipes)
             if once {
                 let stopping = OnceStop.install()
                 defer { withExtendedLifetime(stopping) {} }
@@ -160,11 +175,13 @@ struct Run: AsyncParsableCommand {
                     printError(report.summary)
                 }
                 // A skipped recipe is a failure: it wins over every outcome that is not one.
-                return skipped.isEmpty || report.exitStatus(detailed: false) != .ok
-                    ? output.exitStatus : .invalidRecipe
+                let status =
+                    skipped.isEmpty || report.exitStatus(detailed: false) != .ok ? output.exitStatus : .invalidRecipe
+                return await writeMetricsTextfile(session, status: status)
             }
-            let daemon = Daemon(
+            var daemon = Daemon(
                 session: session, recipePaths: self.recipes, environment: environment, startupProblems: skipped)
+            daemon.listen = try listenAddress()
             return await daemon.run(signals: SignalWaiter())
         }
     }
