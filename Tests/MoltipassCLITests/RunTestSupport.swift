@@ -309,3 +309,25 @@ struct KilledDay {
         return end
     }
 }
+
+/// The state a binary test runs against: the fixture's SQLite file, or a fresh schema on the
+/// PostgreSQL test server (`PostgresTestServer`; left out when none is given, outside CI).
+enum StateBackend: String, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// SQLite, and PostgreSQL when wanted.
+    static var all: [StateBackend] { [.sqlite] + (PostgresTestServer.wanted ? [.postgres] : []) }
+
+    /// A `--state` value for a new state of this backend.
+    func state(_ fixture: RunFixture) throws -> String {
+        switch self {
+        case .sqlite: fixture.statePath
+        case .postgres: try PostgresTestServer.url(schema: PostgresTestServer.freshSchema())
+        }
+    }
+
+    /// What a `moltipass` child needs in its environment for this backend.
+    var environment: [String: String] { self == .postgres ? PostgresTestServer.childEnvironment : [:] }
+}

@@ -20,10 +20,12 @@ struct TwoDaemonsTests {
     }
 
     /// `status --json` at the sandbox's current instant.
-    static func status(_ fixture: RunFixture, recipes: [String]) async throws -> JSONValue {
+    static func status(_ fixture: RunFixture, recipes: [String], state: String, backend: StateBackend) async throws
+        -> JSONValue
+    {
         let now = try await now(fixture)
         let result = try await fixture.home.run(
-            ["status"] + recipes + ["--state", fixture.statePath, "--json", "--now", now])
+            ["status"] + recipes + ["--state", state, "--json", "--now", now], extra: backend.environment)
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONValue.parse(Data(result.stdout.utf8))
     }
@@ -38,11 +40,13 @@ struct TwoDaemonsTests {
         return held
     }
 
-    @Test func spreadThenTakeOverAfterAKill() async throws {
+    @Test(arguments: StateBackend.all)
+    func spreadThenTakeOverAfterAKill(backend: StateBackend) async throws {
         let start = RunFixture.t0
         let fixture = try await RunFixture.start(
             sandboxArguments: ["--now", RunFixture.iso(start), "--time-scale", String(Int(Self.scale))])
         defer { Task { await fixture.stop() } }
+        let state = try backend.state(fixture)
         var recipes: [String] = []
         for agent in Self.agents {
             try await fixture.agent(agent)
@@ -66,10 +70,11 @@ struct TwoDaemonsTests {
             return try ChildProcess(
                 "moltipass",
                 ["run"] + recipes + [
-                    "--state", fixture.statePath, "--now", now, "--time-scale", String(Int(Self.scale)),
+                    "--state", state, "--now", now, "--time-scale", String(Int(Self.scale)),
                     "--lease-ttl", "60s", "--log-format", "json",
                 ],
-                environment: fixture.home.environment, directory: fixture.home.directory.url)
+                environment: fixture.home.environment.merging(backend.environment) { $1 },
+                directory: fixture.home.directory.url)
         }
         let first = try await daemon()
         try await Task.sleep(for: .seconds(2))
@@ -77,16 +82,17 @@ struct TwoDaemonsTests {
         // Spread: both runners hold two agents each (within a few lease times).
         var spread: [String: [String]] = [:]
         for _ in 0..<40 {
-            spread = Self.held(try await Self.status(fixture, recipes: recipes))
+            spread = Self.held(try await Self.status(fixture, recipes: recipes, state: state, backend: backend))
             if spread.count == 2, spread.values.allSatisfy({ $0.count == 2 }) { break }
             try await Task.sleep(for: .milliseconds(500))
         }
-        let status = try await Self.status(fixture, recipes: recipes)
+        let status = try await Self.status(fixture, recipes: recipes, state: state, backend: backend)
         #expect(
             spread.count == 2 && spread.values.allSatisfy { $0.count == 2 },
             "\(spread)\n\(status)\n\(first.stderr.suffix(3_000))\n\(second.stderr.suffix(3_000))")
         let text = try await fixture.home.run(
-            ["status"] + recipes + ["--state", fixture.statePath, "--now", try await Self.now(fixture)])
+            ["status"] + recipes + ["--state", state, "--now", try await Self.now(fixture)],
+            extra: backend.environment)
         #expect(text.stdout.contains("runners:") && text.stdout.components(separatedBy: "2 agents held").count == 3)
         #expect(text.stdout.contains("(held by daemon-") && text.stdout.contains(" since "), "\(text.stdout)")
         for agent in status["agents"]?.array ?? [] {
@@ -101,7 +107,7 @@ struct TwoDaemonsTests {
         _ = await first.waitForExit(timeout: 10)
         var all: [String: [String]] = [:]
         while Date().timeIntervalSince(killedAt) < 15 {
-            all = Self.held(try await Self.status(fixture, recipes: recipes))
+            all = Self.held(try await Self.status(fixture, recipes: recipes, state: state, backend: backend))
             if all.count == 1, all.values.first?.count == 4 { break }
             try await Task.sleep(for: .milliseconds(200))
         }

@@ -103,33 +103,3 @@ final class TestState: Sendable {
         if let url { try await PostgresStateStore.dropSchema(url: url, passwordFile: PostgresTestServer.passwordFile) }
     }
 }
-
-/// The test server `scripts/postgres-server` started (its URL and password file in the environment).
-enum PostgresTestServer {
-    static var baseURL: String? { nonEmpty(ProcessInfo.processInfo.environment["MOLTIPASS_TEST_POSTGRES"]) }
-    static var passwordFile: String? {
-        nonEmpty(ProcessInfo.processInfo.environment["MOLTIPASS_TEST_POSTGRES_PASSWORD_FILE"])
-    }
-    static var inCI: Bool { nonEmpty(ProcessInfo.processInfo.environment["CI"]) != nil }
-
-    /// Whether the PostgreSQL cases run: a server is given, or CI must have one.
-    static var wanted: Bool { baseURL != nil || inCI }
-
-    /// The server's URL with `schema=`; fails the test when no server is given.
-    static func url(schema: String) throws -> String {
-        guard let base = baseURL else {
-            throw StorageError(
-                .unavailable,
-                "MOLTIPASS_TEST_POSTGRES is not set, and CI is: the store suite must run against PostgreSQL in CI "
-                    + "(scripts/test starts one with scripts/postgres-server)")
-        }
-        return base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
-    }
-
-    /// A schema name no other test uses.
-    static func freshSchema() -> String {
-        "t_" + (0..<12).map { _ in String(Int.random(in: 0..<36), radix: 36) }.joined()
-    }
-
-    private static func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
-}

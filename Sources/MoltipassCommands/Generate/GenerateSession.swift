@@ -199,8 +199,11 @@ public struct GenerateSession: Sendable {
 
     /// The agent's texts in the state file, or nil when there is no file (it is not created).
     func readHistory(now: Date) async throws -> ContentHistory? {
-        guard let statePath, try SQLiteStateStore.stateFileExists(statePath) else { return nil }
-        let snapshot = try SQLiteStateStore.snapshot(of: statePath)
+        guard let statePath else { return nil }
+        let target = StateTarget(statePath, environment: ProcessInfo.processInfo.environment)
+        guard try target.exists() else { return nil }
+        let snapshot = try await target.readOnly()
+        defer { Task { await StateTarget.close(snapshot) } }
         return try await ContentHistory.read(
             from: snapshot, agent: recipe.agent.value, window: recipe.duplicateWindow, now: now)
     }

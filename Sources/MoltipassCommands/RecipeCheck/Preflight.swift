@@ -3,6 +3,7 @@ import Keychain
 import Logging
 import MoltbookAPI
 import MoltipassEngine
+import PostgresStorage
 import Recipes
 
 /// `moltipass check RECIPE…` (issue 19): the preflight an operator runs after every change, so a
@@ -95,7 +96,9 @@ public struct Preflight: Sendable {
             problems += generators.problems
             warnings += generators.warnings
         }
-        if let statePath, let problem = HealthCheck.stateWritability(statePath) { problems.append(problem) }
+        if let statePath, !PostgresLocation.isURL(statePath), let problem = HealthCheck.stateWritability(statePath) {
+            problems.append(problem)
+        }
         var agents: [AgentCheck] = []
         // Agents and the base URL their first recipe names (as `run` uses it).
         var seen: Set<String> = []

@@ -10,9 +10,9 @@ public struct AgentControl: Sendable {
 
     public init(store: any StateStore) { self.store = store }
 
-    /// Over the SQLite state file at `path` (created if missing, as `run` does).
-    public static func open(path: String) async throws -> AgentControl {
-        AgentControl(store: try await SQLiteStateStore.open(path: path))
+    /// Over the state file at `path` (created if missing, as `run` does), or a PostgreSQL state.
+    public static func open(_ target: StateTarget) async throws -> AgentControl {
+        AgentControl(store: try await target.open())
     }
 
     /// A `--for` duration (`30m`, `2h`, `1d12h`) in seconds, or nil when it is not one.

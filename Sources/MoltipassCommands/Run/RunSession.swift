@@ -11,8 +11,11 @@ import Storage
 /// keychain, clock. The command itself only parses and calls this.
 public struct RunSession: Sendable {
     public let recipes: [Recipe]
-    public let store: SQLiteStateStore
-    public let statePath: String
+    public let store: any StateStore
+    /// The state as `--state` named it (a file, or a PostgreSQL URL with no password).
+    public let state: StateTarget
+    /// The state file, or the PostgreSQL state's description (for messages).
+    public var statePath: String { state.filePath ?? state.description }
     public let keys: KeysSession
     public let logger: Logger
     /// The wall clock, or a start plus monotonic elapsed time times the scale (`--now`,
@@ -59,14 +62,14 @@ public struct RunSession: Sendable {
     /// `now`: the clock's start (else the wall clock's now); `timeScale`: its speed. With neither,
     /// the clock is the wall clock.
     public init(
-        recipes: [Recipe], statePath: String, keys: KeysSession, logger: Logger, now: Date?,
+        recipes: [Recipe], state: StateTarget, keys: KeysSession, logger: Logger, now: Date?,
         timeScale: TimeScale = .realTime
     ) async throws {
         // The store creates a missing directory (0700; a bare file name lives in the working
         // directory), with failures in plain words.
         self.recipes = recipes
-        self.statePath = statePath
-        self.store = try await SQLiteStateStore.open(path: statePath)
+        self.state = state
+        self.store = try await state.open(logger: logger)
         self.keys = keys
         self.logger = logger
         self.timeScale = timeScale

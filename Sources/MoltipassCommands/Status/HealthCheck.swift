@@ -20,7 +20,7 @@ import Storage
 /// Read from the same snapshot as the rest of `status`: nothing is written, nothing is sent.
 public enum HealthCheck {
     public static func problems(
-        report: StatusReport, recipes: [Recipe], invalid: [Diagnostic], store: any StateStore, statePath: String,
+        report: StatusReport, recipes: [Recipe], invalid: [Diagnostic], store: any StateStore, state: StateTarget,
         maxTickAge: TimeInterval
     ) async throws -> [HealthProblem] {
         let now = report.now
@@ -53,7 +53,9 @@ public enum HealthCheck {
             }
         }
         problems += try await serverFacts(recipes: recipes, store: store)
-        if let problem = stateWritability(statePath) { problems.append(problem) }
+        // A PostgreSQL state answered the reads above: reachable (its writability is the
+        // server's grants; a runner that cannot write reports its own failures).
+        if let path = state.filePath, let problem = stateWritability(path) { problems.append(problem) }
         // One line per problem, in a stable order.
         var seen: Set<String> = []
         return problems.filter { seen.insert("\($0.kind)|\($0.agent ?? "")|\($0.message)").inserted }

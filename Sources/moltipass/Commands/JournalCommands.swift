@@ -17,11 +17,11 @@ func printEncoded(_ value: some Encodable) throws {
 }
 
 /// The state at `--state` (or the default), read from a private copy: these commands never write it.
-func readState(_ flag: String?) throws -> AgentControl {
-    guard let path = StateLocation.path(flag: flag, environment: ProcessInfo.processInfo.environment) else {
+func readState(_ flag: String?) async throws -> AgentControl {
+    guard let target = StateLocation.target(flag: flag, environment: ProcessInfo.processInfo.environment) else {
         throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
     }
-    return AgentControl(store: try SQLiteStateStore.snapshot(of: path))
+    return AgentControl(store: try await target.readOnly())
 }
 
 /// `moltipass pending [RECIPE…]`: the writes waiting to be sent.

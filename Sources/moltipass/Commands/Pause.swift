@@ -102,10 +102,10 @@ struct Resume: AsyncParsableCommand {
 
 /// Agent control over the state store at `--state` (or the default location), opened for writing.
 func openState(_ flag: String?) async throws -> AgentControl {
-    guard let path = StateLocation.path(flag: flag, environment: ProcessInfo.processInfo.environment) else {
+    guard let target = StateLocation.target(flag: flag, environment: ProcessInfo.processInfo.environment) else {
         throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
     }
-    return try await AgentControl.open(path: path)
+    return try await AgentControl.open(target)
 }
 
 /// One line of JSON on stdout.

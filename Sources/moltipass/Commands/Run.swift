@@ -140,12 +140,12 @@ struct Run: AsyncParsableCommand {
             for problem in local { printError("error: \(problem.message)") }
             let skipped = Daemon.problems(invalid: invalid) + local
             guard !recipes.isEmpty else { return .invalidRecipe }
-            guard let statePath = StateLocation.path(flag: state, environment: environment) else {
+            guard let stateTarget = StateLocation.target(flag: state, environment: environment) else {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
             let logger = makeLogger()
             var session = try await RunSession(
-                recipes: recipes, statePath: statePath, keys: try keys.session(), logger: logger,
+                recipes: recipes, state: stateTarget, keys: try keys.session(), logger: logger,
                 now: now.flatMap { ISO8601DateFormatter().date(from: $0) },
                 timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
             session.journalRetention = try Self.retention(journalRetention)
@@ -177,12 +177,16 @@ struct Run: AsyncParsableCommand {
                 // A skipped recipe is a failure: it wins over every outcome that is not one.
                 let status =
                     skipped.isEmpty || report.exitStatus(detailed: false) != .ok ? output.exitStatus : .invalidRecipe
-                return await writeMetricsTextfile(session, status: status)
+                let written = await writeMetricsTextfile(session, status: status)
+                await StateTarget.close(session.store)
+                return written
             }
             var daemon = Daemon(
                 session: session, recipePaths: self.recipes, environment: environment, startupProblems: skipped)
             daemon.listen = try listenAddress()
-            return await daemon.run(signals: SignalWaiter())
+            let stopped = await daemon.run(signals: SignalWaiter())
+            await StateTarget.close(session.store)
+            return stopped
         }
     }
 

@@ -58,15 +58,16 @@ struct Status: AsyncParsableCommand {
                 printError(Diagnostics(invalid).description)
                 return .invalidRecipe
             }
-            guard let path = StateLocation.path(flag: state, environment: environment) else {
+            guard let target = StateLocation.target(flag: state, environment: environment) else {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
             let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
-            let snapshot = try SQLiteStateStore.snapshot(of: path)
+            let snapshot = try await target.readOnly()
+            defer { Task { await StateTarget.close(snapshot) } }
             let report = try await StatusReport.make(recipes: recipes, store: snapshot, now: instant)
             if health {
                 let problems = try await HealthCheck.problems(
-                    report: report, recipes: recipes, invalid: invalid, store: snapshot, statePath: path,
+                    report: report, recipes: recipes, invalid: invalid, store: snapshot, state: target,
                     maxTickAge: DurationOption.seconds(maxTickAge) ?? 900)
                 if json {
                     try printEncoded(HealthOutput(healthy: problems.isEmpty, problems: problems))
