@@ -16,7 +16,7 @@ struct Moltipass: AsyncParsableCommand {
             Pause.self,
             Resume.self,
             Validate.self, Lint.self, Keys.self,
-            Register.self, Claim.self, Demo.self, ChallengeCommand.self,
+            Register.self, Claim.self, Demo.self, ChallengeCommand.self, StateCommand.self,
         ]
     )
 
