@@ -60,7 +60,7 @@ struct ExitCodeConventionTests {
         // Another machine's live lease: nothing is done for the agent.
         let now = t0.addingTimeInterval(1_810).timeIntervalSince1970
         _ = try await fixture.sqlite(
-            "INSERT OR REPLACE INTO leases VALUES ('plain_poster', 'daemon-1-0badcafe@00000000.1', \(now), \(now + 600));"
+            "INSERT OR REPLACE INTO leases VALUES ('plain_poster', 'daemon-1-0badcafe@00000000.1', \(now), \(now + 600), 1);"
         )
         try await expect("locked", detailed: 5, at: t0.addingTimeInterval(1_815))
         _ = try await fixture.sqlite("DELETE FROM leases;")

@@ -131,7 +131,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var agents: [AgentStatus]
     /// The most recent engine tick of any process, if any.
     public var lastTick: Date?
-    /// Every process with a heartbeat, by holder (most recent tick first).
+    /// The live runners, by holder (most recent tick first): every process holding a live lease,
+    /// and every daemon whose heartbeat is younger than the default lease time (a daemon ticks at
+    /// least every half lease time). A cron run that ended, or a daemon gone for longer, is not a
+    /// runner any more (its heartbeat still counts for `last_tick`).
     public var runners: [RunnerStatus] = []
 
     /// Builds the report from an in-memory copy of the state file (the file is not written).
@@ -148,7 +151,13 @@ public struct StatusReport: Sendable, Codable, Equatable {
         let (heartbeats, leases) = try await store.read { (try await $0.heartbeats(), try await $0.leases()) }
         lastTick = heartbeats.map(\.lastTick).max()
         let liveLeases = leases.filter { $0.isLive(at: now) }
-        let runners = heartbeats.map { beat in
+        let holders = Set(liveLeases.map(\.holder))
+        let ttl = Runner.Configuration.defaultLeaseTTL
+        let live = heartbeats.filter { beat in
+            holders.contains(beat.holder)
+                || (beat.holder.hasPrefix("daemon-") && now.timeIntervalSince(beat.lastTick) < ttl)
+        }
+        let runners = live.map { beat in
             RunnerStatus(
                 holder: beat.holder, startedAt: beat.startedAt, lastTick: beat.lastTick,
                 agents: liveLeases.filter { $0.holder == beat.holder }.map(\.account).sorted())
