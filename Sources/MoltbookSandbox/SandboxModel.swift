@@ -27,6 +27,13 @@ public final class SandboxModel: Sendable {
         state.withLock { $0.counters }
     }
 
+    /// The name of the agent whose API key `request` carries (`Authorization: Bearer`), or nil
+    /// (no key, an unknown one); for the server's request log.
+    public func agentName(of request: SandboxRequest) -> String? {
+        guard let key = SandboxState.bearerToken(request.headers) else { return nil }
+        return state.withLock { state in state.agentIDByKey[key].flatMap { state.agents[$0]?.name } }
+    }
+
     /// The current configuration.
     public var config: SandboxConfig {
         state.withLock { $0.config }

@@ -12,6 +12,8 @@ struct SandboxHTTPHandler: HTTPHandler {
     let log: (@Sendable (String) -> Void)?
     /// The OpenAI-compatible fake under `/openai/`, when enabled.
     var openAI: OpenAIStub? = nil
+    /// `--request-log`: one line per request the model answers.
+    var requestLog: SandboxRequestLog? = nil
 
     func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
         let body = try await request.bodyData
@@ -35,10 +37,25 @@ struct SandboxHTTPHandler: HTTPHandler {
         for (name, value) in request.headers { headers.add(name: name.rawValue, value: value) }
         let sandboxRequest = SandboxRequest(
             method: method, path: request.path, query: query, headers: headers, body: body)
-        let reply = model.handle(sandboxRequest, now: clock.now)
+        let (arrived, instant) = (Date(), clock.now)
+        let reply = model.handle(sandboxRequest, now: instant)
         log?("\(method.rawValue) \(request.path) -> \(reply.response.status)")
+        if let requestLog {
+            requestLog.record(
+                time: arrived, clock: instant, agent: model.agentName(of: sandboxRequest), method: method.rawValue,
+                path: request.path, status: reply.response.status, peer: Self.peer(request.remoteAddress))
+        }
         if let delay = reply.delay { try await Task.sleep(for: delay) }
         return Self.convert(reply)
+    }
+
+    /// The connection's peer address (never `X-Forwarded-For`), for the request log.
+    static func peer(_ address: FlyingFox.HTTPRequest.Address?) -> String? {
+        switch address {
+        case .ip4(let ip, port: _), .ip6(let ip, port: _): ip
+        case .unix(let path): path
+        case nil: nil
+        }
     }
 
     /// `POST /_sandbox/clock {"advance_seconds": N}` or `{"now": "ISO"}`; `GET` reads the clock. The

@@ -35,16 +35,20 @@ public final class SandboxServer: Sendable {
     private let logger: (@Sendable (String) -> Void)?
     /// The OpenAI-compatible fake served under `/openai/`, or nil when not enabled.
     public let openAI: OpenAIStub?
+    /// `moltbook-sandbox --request-log`: one JSON line per request the model answers, or nil.
+    private let requestLog: SandboxRequestLog?
     private let running = Mutex<Running?>(nil)
 
     /// - Parameters:
     ///   - log: called with one line per request (method, path, status); never sees headers.
     ///   - openAI: also serve this OpenAI-compatible fake under `/openai/` (`moltbook-sandbox --openai`).
+    ///   - requestLog: also record each request the model answers there (`SandboxRequestLog`).
     public init(
         model: SandboxModel, clock: SettableClock = SettableClock(), host: String = "127.0.0.1", port: UInt16 = 0,
-        log: (@Sendable (String) -> Void)? = nil, openAI: OpenAIStub? = nil
+        log: (@Sendable (String) -> Void)? = nil, openAI: OpenAIStub? = nil, requestLog: SandboxRequestLog? = nil
     ) {
         self.openAI = openAI
+        self.requestLog = requestLog
         self.model = model
         self.clock = clock
         self.host = host
@@ -64,7 +68,8 @@ public final class SandboxServer: Sendable {
             }
             address = try sockaddr_in.inet(ip4: host, port: port)
         }
-        let handler = SandboxHTTPHandler(model: model, clock: clock, log: logger, openAI: openAI)
+        let handler = SandboxHTTPHandler(
+            model: model, clock: clock, log: logger, openAI: openAI, requestLog: requestLog)
         let server = HTTPServer(
             config: HTTPServer.Configuration(
                 address: address, timeout: 120, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),

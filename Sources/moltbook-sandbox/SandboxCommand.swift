@@ -82,6 +82,12 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(help: "Log one line per request to stderr (method, path, status; never headers).")
     var verbose = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Append one JSON line per request to FILE: wall time, the sandbox's clock, the agent (by its key), method, path, status, peer address; never headers, keys or bodies.",
+            valueName: "file"))
+    var requestLog: String?
+
     func validate() throws {
         if let now, SandboxTime.parse(now) == nil {
             throw ValidationError("--now `\(now)` is not an ISO-8601 instant: write it like 2026-01-01T00:00:00Z")
@@ -134,13 +140,20 @@ struct SandboxCommand: AsyncParsableCommand {
             }
             openAI = OpenAIStub(key: key)
         }
+        let requests: SandboxRequestLog?
+        do {
+            requests = try requestLog.map(SandboxRequestLog.init(path:))
+        } catch {
+            throw ValidationError("--request-log \(requestLog ?? ""): the file cannot be opened for writing")
+        }
         let server = SandboxServer(
             model: SandboxModel(config: sandboxConfig, seed: seed), clock: clock, host: host, port: port, log: log,
-            openAI: openAI)
+            openAI: openAI, requestLog: requests)
         let url = try await server.start()
         FileHandle.standardOutput.write(Data("moltbook-sandbox listening on \(url.absoluteString)\n".utf8))
         await Self.waitForTerminationSignal()
         await server.stop()
+        requests?.close()
     }
 
     /// What is wrong in a config file, by key path (`simulation.reply_probability: …`).
