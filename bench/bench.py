@@ -9,7 +9,7 @@ measure that revision's binaries interleaved with the working tree's and write
 bench/results/baseline/ITEM.json, the "before vs after" table.
 
 usage: python3 bench/bench.py ITEM…     items: cold-start one-action utilisation plan-speed pass-cost daemon
-                                                client
+                                                client fleet
        python3 bench/bench.py render
 """
 
@@ -884,6 +884,958 @@ def client():
         work.remove()
 
 
+# MARK: fleet: 1,000 agents on one runner and on three (issue 23)
+
+
+# The throughput sandbox starts here; the agents are registered then, two simulated days before the first
+# configuration's schedules (so both the sandbox and the engine treat them as established agents).
+FLEET_T0 = datetime.datetime(2026, 3, 2, tzinfo=datetime.timezone.utc)
+FLEET_COMMENT_MINUTES = 30  # each agent comments every 30 simulated minutes
+FLEET_POST_MINUTES = 60  # and posts every hour
+FLEET_ONE_SHOTS = 4  # and upvotes one seed post and follows one agent every 30 minutes (new targets each time)
+FLEET_CONFIGS = [("sqlite-1", "SQLite, 1 runner", "sqlite", 1), ("postgres-1", "PostgreSQL, 1 runner", "postgres", 1),
+                 ("postgres-3", "PostgreSQL, 3 runners", "postgres", 3)]
+
+
+def parse_instant(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def process_cpu(pid):
+    """User + system CPU seconds of a process (0 once it is gone)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid):
+    try:
+        return [int(child) for child in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+    except OSError:
+        return []
+
+
+class FleetSandbox(harness.Sandbox):
+    """`moltbook-sandbox` with Moltbook's real limits (a request they forbid is counted as a violation), every agent
+    claimed at registration and established for the server; its clock from FLEET_T0 at `scale` times real time."""
+
+    CONFIG = {"new_agent_period_seconds": 0, "auto_claim": True}
+
+    def __init__(self, work, name, scale):
+        super().__init__(types.SimpleNamespace(sandbox=SANDBOX), os.path.join(work.path, name), 23, self.CONFIG,
+                         verbose=False, extra=["--now", harness.iso(FLEET_T0), "--time-scale", str(scale)])
+        self.scale = scale
+
+    def now(self):
+        return parse_instant(self.admin("GET", "clock")["now"])
+
+    def register(self, name):
+        status, answer = self.api("POST", "/agents/register", None, {"name": name, "description": "fleet benchmark"})
+        if status != 201:
+            raise RuntimeError(f"register {name}: HTTP {status} {answer}")
+        return answer["agent"]["api_key"]
+
+
+class FleetPostgres:
+    """A throwaway PostgreSQL (scripts/postgres-server) made durable: fsync, synchronous commits and full-page writes
+    on, as a production server has them (the test server turns them off), so that it pays for its commits as the
+    SQLite store (synchronous=FULL) does."""
+
+    def __init__(self, work):
+        self.work = work
+        result = subprocess.run([os.path.join(ROOT, "scripts", "postgres-server"), "start"], capture_output=True,
+                                text=True, timeout=300)
+        if result.returncode != 0:
+            raise RuntimeError(f"scripts/postgres-server start failed: {result.stderr[-1500:]}")
+        exports = dict(line[len("export "):].split("=", 1) for line in result.stdout.splitlines()
+                       if line.startswith("export "))
+        self.url = exports["MOLTIPASS_TEST_POSTGRES"]
+        self.password_file = exports["MOLTIPASS_TEST_POSTGRES_PASSWORD_FILE"]
+        self.dir = exports["MOLTIPASS_TEST_POSTGRES_DIR"]
+        self.port = open(os.path.join(self.dir, "port")).read().strip()
+        self.password = open(self.password_file).read().strip()
+        self.postmaster = None
+        try:
+            bindir = sorted(glob_dirs("/usr/lib/postgresql/*/bin"))[-1]
+            superuser = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+            settings = ("ALTER SYSTEM SET fsync = on; ALTER SYSTEM SET synchronous_commit = on; "
+                        "ALTER SYSTEM SET full_page_writes = on; ALTER SYSTEM SET track_wal_io_timing = on; "
+                        "SELECT pg_reload_conf();")
+            for statement in settings.split(";"):
+                if statement.strip():
+                    subprocess.run(superuser + [os.path.join(bindir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
+                                                "-h", os.path.join(self.dir, "socket"), "-p", self.port, "-d",
+                                                "postgres", "-c", statement.strip()],
+                                   check=True, capture_output=True, text=True, timeout=60)
+            time.sleep(0.5)
+            shown = self.query("SHOW fsync") + self.query("SHOW synchronous_commit")
+            if shown != [["on"], ["on"]]:
+                raise RuntimeError(f"PostgreSQL did not take fsync/synchronous_commit on: {shown}")
+            self.postmaster = int(open(os.path.join(self.dir, "data", "postmaster.pid")).readline())
+        except Exception:
+            self.stop()
+            raise
+
+    def query(self, sql):
+        """Rows of one statement (psql over TCP as the store's user), each a list of strings."""
+        result = subprocess.run(
+            ["psql", "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", self.port,
+             "-U", "moltipass", "-d", "moltipass", "-c", sql],
+            env=dict(os.environ, PGPASSWORD=self.password), capture_output=True, text=True, timeout=60)
+        if result.returncode != 0:
+            raise RuntimeError(f"psql: {sql}: {result.stderr[-500:]}")
+        return [line.split("\t") for line in result.stdout.splitlines() if line]
+
+    def state(self, schema):
+        return f"{self.url}?schema={schema}"
+
+    def statistics(self):
+        """The database's commits and the WAL's records and syncs so far (cumulative)."""
+        commits, rollbacks = self.query(
+            "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = 'moltipass'")[0]
+        records, syncs, sync_ms = self.query("SELECT wal_records, wal_sync, wal_sync_time FROM pg_stat_wal")[0]
+        return {"commits": int(commits), "rollbacks": int(rollbacks), "wal_records": int(records),
+                "wal_syncs": int(syncs), "wal_sync_s": float(sync_ms) / 1000}
+
+    def cpu(self):
+        """CPU seconds of the server and its backends."""
+        if self.postmaster is None:
+            return 0.0
+        return process_cpu(self.postmaster) + sum(process_cpu(child) for child in children_of(self.postmaster))
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "scripts", "postgres-server"), "stop", self.dir], capture_output=True,
+                       timeout=120)
+
+
+def glob_dirs(pattern):
+    import glob
+    return [path for path in glob.glob(pattern) if os.path.isdir(path)]
+
+
+def parse_metrics(text):
+    """Prometheus text → [(name, {label: value}, value)]."""
+    samples = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        head, _, value = line.rpartition(" ")
+        name, _, labels = head.partition("{")
+        parsed = {}
+        for part in labels.rstrip("}").split(",") if labels else []:
+            key, _, quoted = part.partition("=")
+            parsed[key] = quoted.strip('"')
+        samples.append((name, parsed, float(value)))
+    return samples
+
+
+class FleetRunner:
+    """One `moltipass run` daemon. As root it runs in a PID namespace of its own (a shell as that namespace's init),
+    as on a host of its own: a runner then never recognises another's dead process and takes its agents over only
+    after the lease time, as in a fleet of machines or pods (docs/state.md, leases)."""
+
+    def __init__(self, fleet, name, recipes, state, scale, ttl, log_path):
+        self.name = name
+        self.port = free_port()
+        self.log_path = log_path
+        self.scale = scale
+        now = fleet.sandbox_for(scale).now().replace(microsecond=0)
+        arguments = [MOLTIPASS, "run", recipes, "--state", state, "--now", harness.iso(now), "--time-scale",
+                     str(scale), "--lease-ttl", f"{ttl}s", "--listen", f"127.0.0.1:{self.port}", "--log-format",
+                     "json"]
+        launcher = []
+        if fleet.pid_namespaces:
+            # Its own /proc too, as in a container: without it the daemon sees another namespace's processes there
+            # (and died of SIGILL in a trial, see the notes).
+            mount_proc = ["--mount-proc"] if os.environ.get("BENCH_FLEET_MOUNT_PROC", "1") != "0" else []
+            launcher = ["unshare", "--pid", "--fork", *mount_proc, "--", "/bin/sh", "-c", '"$@" & wait $!', "sh"]
+        self.log = open(log_path, "ab")
+        self.process = subprocess.Popen(launcher + arguments, env=fleet.env, cwd=fleet.work.path, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.pid = None
+        for _ in range(200):
+            self.pid = self.find_daemon()
+            if self.pid:
+                break
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not self.pid:
+            self.kill()
+            raise RuntimeError(f"runner {name} did not start: {open(log_path).read()[-1500:]}")
+        self.holder = None
+
+    def find_daemon(self):
+        queue = [self.process.pid]
+        while queue:
+            pid = queue.pop()
+            try:
+                if open(f"/proc/{pid}/comm").read().strip() == "moltipass":
+                    return pid
+            except OSError:
+                continue
+            queue += children_of(pid)
+        return None
+
+    def holder_id(self):
+        """The lease holder the daemon logged at its start."""
+        if self.holder is None:
+            for line in open(self.log_path, errors="replace"):
+                if '"daemon started"' in line:
+                    try:
+                        self.holder = json.loads(line).get("holder")
+                    except ValueError:
+                        pass
+        return self.holder
+
+    def metrics(self, timeout=30):
+        """The runner's /metrics, parsed, with how long the scrape took; `failed` (and no numbers) when it answered
+        an error or nothing in `timeout` seconds (its listener gives a request 15 s, then answers 500)."""
+        import urllib.error
+        import urllib.request
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
+                samples = parse_metrics(response.read().decode())
+        except (urllib.error.URLError, OSError) as error:
+            return {"failed": str(error), "scrape_s": time.monotonic() - started}
+        snapshot = {"passes": 0.0, "pass_seconds": 0.0, "leases": 0.0, "rate_limited": 0.0, "done": 0.0,
+                    "scrape_s": time.monotonic() - started}
+        for name, labels, value in samples:
+            if name == "moltipass_pass_duration_seconds_count":
+                snapshot["passes"] = value
+            elif name == "moltipass_pass_duration_seconds_sum":
+                snapshot["pass_seconds"] = value
+            elif name == "moltipass_lease_held":
+                snapshot["leases"] += value
+            elif name == "moltipass_rate_limited_responses_total":
+                snapshot["rate_limited"] += value
+            elif name == "moltipass_actions_total":
+                if labels.get("outcome") == "done" and labels.get("action") != "occurrence":
+                    snapshot["done"] += value
+        return snapshot
+
+    def alive(self):
+        return self.process.poll() is None and os.path.exists(f"/proc/{self.pid}")
+
+    def kill(self):
+        """SIGKILL to the daemon (kill -9), then its launcher."""
+        for pid in [self.pid, self.process.pid]:
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        self.log.close()
+
+
+class Fleet:
+    """What the fleet item shares: the work directory, the agents and their keychain, the sandboxes, PostgreSQL."""
+
+    def __init__(self, work, agents):
+        self.work = work
+        self.names = [f"fleet_{index:04d}" for index in range(agents)]
+        self.seeds = [f"fleet_seed_{index:03d}" for index in range(max(4, agents // 4))]
+        self.sandboxes = {}
+        self.seed_keys = {}
+        self.keychain = None
+        self.postgres = None
+        self.pid_namespaces = (os.geteuid() == 0 and shutil.which("unshare") is not None
+                               and os.environ.get("BENCH_FLEET_PID_NAMESPACES", "1") != "0")
+        self.env = dict(work.env)
+        self.segment = 0
+        self.states = {}  # configuration → its state (a file, a schema), used again by its later rounds
+
+    def sandbox_for(self, scale):
+        return self.sandboxes[scale]
+
+    def start_sandbox(self, scale):
+        """A sandbox at `scale` with every agent registered (the same seed and order: the same keys in each) and the
+        keychain that holds them (made once, then reused while the keys are the same)."""
+        sandbox = FleetSandbox(self.work, f"sandbox-{scale}", scale)
+        self.sandboxes[scale] = sandbox
+        keys = {name: sandbox.register(name) for name in self.names}
+        self.seed_keys[scale] = {name: sandbox.register(name) for name in self.seeds}
+        self.ensure_keychain(keys, sandbox.base)
+        return sandbox
+
+    def ensure_keychain(self, keys, base):
+        """One keychain (scrypt 2^12) with every agent's key, shared by the runners. Adding 1,000 keys is 1,000
+        processes, so the keychain is kept in BENCH_FLEET_CACHE (default .build-bench/fleet/) with a digest of the
+        keys: a sandbox with the same seed hands out the same keys for the same registrations, and the digest
+        says whether they are."""
+        import hashlib
+        digest = hashlib.sha256("\n".join(f"{name} {keys[name]}" for name in self.names).encode()).hexdigest()
+        if self.keychain and self.keychain_digest == digest:
+            return
+        cache = os.environ.get("BENCH_FLEET_CACHE") or os.path.join(ROOT, os.environ.get("BENCH_SCRATCH", ".build-bench"),
+                                                                    "fleet")
+        cached = os.path.join(cache, f"keychain-{len(self.names)}")
+        keychain = os.path.join(self.work.path, "keychain")
+        if open(cached + ".sha256").read().strip() == digest if os.path.exists(cached + ".sha256") else False:
+            shutil.copyfile(cached, keychain)
+            os.chmod(keychain, 0o600)
+            log(f"fleet: keychain of {len(self.names)} agents from {cached}")
+        else:
+            started = time.monotonic()
+            if os.path.exists(keychain):
+                os.unlink(keychain)
+            self.work.run([MOLTIPASS, "keys", "init", "--keychain", keychain, "--scrypt-log2n", "12"])
+
+            def add(name):
+                self.work.run([MOLTIPASS, "keys", "add", name, "--keychain", keychain, "--base-url", base],
+                              stdin=keys[name] + "\n")
+
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                list(pool.map(add, self.names))
+            os.makedirs(cache, exist_ok=True)
+            shutil.copyfile(keychain, cached)
+            os.chmod(cached, 0o600)
+            with open(cached + ".sha256", "w") as handle:
+                handle.write(digest + "\n")
+            log(f"fleet: keychain of {len(self.names)} agents made in {time.monotonic() - started:.0f} s "
+                f"(kept in {cached})")
+        self.keychain, self.keychain_digest = keychain, digest
+        self.env.update({"MOLTIPASS_KEYCHAIN": keychain})
+        if self.postgres:
+            self.env["MOLTIPASS_STATE_PASSWORD_FILE"] = self.postgres.password_file
+
+    def start_postgres(self):
+        self.postgres = FleetPostgres(self.work)
+        self.env["MOLTIPASS_STATE_PASSWORD_FILE"] = self.postgres.password_file
+
+    def recipes(self, scale):
+        """A fresh simulated stretch for a new configuration: the sandbox's clock moved two days on (every limit
+        window of the last one long past), one new post per seed agent to comment on and vote for, and each agent's
+        recipe from now: a comment on its seed post every 10 minutes, a post every hour (both starting at a minute
+        of the agent's own), one upvote and one follow in the first hour. Returns the directory and the schedule."""
+        sandbox = self.sandboxes[scale]
+        self.segment += 1
+        sandbox.set_clock(sandbox.now() + datetime.timedelta(days=2))
+        posts = []
+        for seed in self.seeds:
+            status, answer = sandbox.api("POST", "/posts", self.seed_keys[scale][seed], {
+                "submolt_name": "general", "title": f"Seed {self.segment} of {seed}", "content": "Comment here."})
+            if status != 201:
+                raise RuntimeError(f"seed post of {seed}: HTTP {status} {answer}")
+            posts.append(answer["post"]["id"])
+        start = (sandbox.now() + datetime.timedelta(minutes=1)).replace(second=0, microsecond=0)
+        directory = os.path.join(self.work.path, f"recipes-{self.segment}")
+        os.makedirs(directory)
+        count = len(self.names)
+        for index, name in enumerate(self.names):
+            jobs = [f"""\
+  - id: remarks
+    schedule: {{ every: {FLEET_COMMENT_MINUTES}m, start: "{harness.iso(fleet_at(start, 'comment', index))}" }}
+    steps:
+      - comment: {{ post: "{posts[index % len(posts)]}", content: "{name} remark {{{{ date: MM-dd HH:mm }}}}" }}""",
+                    f"""\
+  - id: notes
+    schedule: {{ every: {FLEET_POST_MINUTES}m, start: "{harness.iso(fleet_at(start, 'post', index))}" }}
+    steps:
+      - post: {{ submolt: general, title: "{name} note {{{{ date: MM-dd HH:mm }}}}", content: "Note {{{{ date: MM-dd HH:mm }}}} from {name}." }}"""]
+            # Votes and follows are done once per target: one job per target, one of each every 30 minutes.
+            for round_ in range(FLEET_ONE_SHOTS):
+                voted = posts[(index + 1 + round_) % len(posts)]
+                followed = self.names[(index + 1 + round_ + FLEET_ONE_SHOTS * self.segment) % count]
+                jobs.append(f"""\
+  - id: upvote-{round_ + 1}
+    schedule: {{ at: "{harness.iso(fleet_at(start, 'vote', index, round_))}" }}
+    steps:
+      - vote: {{ ensure: upvoted, post: "{voted}" }}""")
+                if followed != name:
+                    jobs.append(f"""\
+  - id: follow-{round_ + 1}
+    schedule: {{ at: "{harness.iso(fleet_at(start, 'follow', index, round_))}" }}
+    steps:
+      - follow: {followed}""")
+            with open(os.path.join(directory, f"{name}.yaml"), "w") as handle:
+                handle.write(f"agent: {name}\nname: {name}\ntime_zone: UTC\nbase_url: {sandbox.base}\njobs:\n"
+                             + "\n".join(jobs) + "\n")
+        schedule = {"start": start.timestamp(), "count": count}
+        return directory, schedule
+
+    def stop(self):
+        for sandbox in self.sandboxes.values():
+            sandbox.stop()
+        if self.postgres:
+            self.postgres.stop()
+
+
+def fleet_at(start, kind, index, round_=0):
+    """When agent `index`'s first comment or post, or its `round_`-th vote or follow, is due: each agent at a minute
+    of its own, so that the due writes are spread evenly over time."""
+    minutes = {"comment": index % FLEET_COMMENT_MINUTES, "post": index % FLEET_POST_MINUTES,
+               "vote": round_ * FLEET_COMMENT_MINUTES + index % FLEET_COMMENT_MINUTES,
+               "follow": round_ * FLEET_COMMENT_MINUTES + (index * 7) % FLEET_COMMENT_MINUTES}[kind]
+    seconds = {"comment": 0, "post": 0, "vote": 20, "follow": 40}[kind]
+    return start + datetime.timedelta(minutes=minutes, seconds=seconds)
+
+
+def fleet_due(schedule, begin, end):
+    """The writes the recipes make due in [begin, end) (simulated seconds since 1970): comments, posts, votes,
+    follows."""
+    start = datetime.datetime.fromtimestamp(schedule["start"], datetime.timezone.utc)
+    due = {"comment": 0, "post": 0, "vote": 0, "follow": 0}
+
+    def every(first, period):
+        first = first.timestamp()
+        if end <= first:
+            return 0
+        low = 0 if begin <= first else int(-(-(begin - first) // period))
+        high = int((end - first) // period) - (1 if (end - first) % period == 0 else 0)
+        return max(0, high - low + 1)
+
+    for index in range(schedule["count"]):
+        due["comment"] += every(fleet_at(start, "comment", index), 60 * FLEET_COMMENT_MINUTES)
+        due["post"] += every(fleet_at(start, "post", index), 60 * FLEET_POST_MINUTES)
+        for round_ in range(FLEET_ONE_SHOTS):
+            due["vote"] += begin <= fleet_at(start, "vote", index, round_).timestamp() < end
+            if schedule["count"] > 1:
+                due["follow"] += begin <= fleet_at(start, "follow", index, round_).timestamp() < end
+    return due
+
+
+class PsqlSession:
+    """One psql process kept open for the polls (a query is a round trip, not a process start); errors (a table the
+    runners have not made yet) read as no rows."""
+
+    def __init__(self, postgres, schema):
+        self.schema = schema
+        self.errors = open(os.path.join(postgres.work.path, "psql-errors.log"), "a")
+        self.process = subprocess.Popen(
+            ["psql", "-X", "-q", "-At", "-F", "\t", "-h", "127.0.0.1", "-p", postgres.port, "-U", "moltipass", "-d",
+             "moltipass"], env=dict(os.environ, PGPASSWORD=postgres.password), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self.errors, text=True)
+
+    def table(self, name):
+        return f"{self.schema}.{name}"
+
+    def query(self, sql):
+        self.process.stdin.write(sql.rstrip().rstrip(";") + ";\n\\echo __fleet_end__\n")
+        self.process.stdin.flush()
+        rows = []
+        for line in self.process.stdout:
+            line = line.rstrip("\n")
+            if line == "__fleet_end__":
+                return rows
+            if line:
+                rows.append(line.split("\t"))
+        raise RuntimeError("psql ended")
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+        self.errors.close()
+
+
+class SqliteReader:
+    """Reads a runner's state file while it runs (WAL: a reader never blocks the writer); nothing before the file
+    exists (opening it first would make it, and the runner makes its file itself)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.connection = None
+
+    def table(self, name):
+        return name
+
+    def query(self, sql):
+        if self.connection is None:
+            if not os.path.exists(self.path):
+                return []
+            self.connection = sqlite3.connect(self.path, timeout=5)
+        try:
+            return [[str(value) for value in row] for row in self.connection.execute(sql).fetchall()]
+        except sqlite3.OperationalError:
+            return []
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+
+
+def fleet_log_excerpt(path):
+    text = open(path, errors="replace").read()
+    return text if len(text) <= 3000 else text[:1500] + "\n…\n" + text[-1500:]
+
+
+def fleet_observe(reader):
+    """{holder: last pass start (simulated seconds)} and {holder: agents whose lease names it}, from the state."""
+    beats = {holder: float(tick) for holder, tick in
+             reader.query(f"SELECT holder, last_tick FROM {reader.table('heartbeats')}")}
+    leases = {holder: int(count) for holder, count in reader.query(
+        f"SELECT holder, count(*) FROM {reader.table('leases')} WHERE holder <> '' GROUP BY holder")}
+    return beats, leases
+
+
+def fleet_holders(runners, deadline, what):
+    for runner in runners:
+        while not runner.holder_id():
+            if not runner.alive():
+                raise RuntimeError(f"{what}: runner {runner.name} exited: {fleet_log_excerpt(runner.log_path)}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what}: runner {runner.name} logged no holder")
+            time.sleep(0.2)
+    return [runner.holder_id() for runner in runners]
+
+
+def fleet_wait_steady(reader, runners, agents, deadline, what, passes=2):
+    """Until every runner began `passes` passes (the first after the start-up check, which reads every agent's key
+    back) and the runners' leases cover every agent, none more than its share (⌈agents / runners⌉): the hand-overs
+    of the start are over. Read from the state (heartbeats: a daemon
+    records one at the start of each pass; leases), not the runners' /metrics."""
+    share = -(-agents // len(runners))
+    holders = fleet_holders(runners, deadline, what)
+    ticks = {holder: set() for holder in holders}
+    leases = {}
+    while True:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: the runners did not settle in time (leases {leases}, pass starts "
+                               f"{[len(t) for t in ticks.values()]})")
+        for runner in runners:
+            if not runner.alive():
+                raise RuntimeError(f"{what}: runner {runner.name} exited: {fleet_log_excerpt(runner.log_path)}")
+        beats, leases = fleet_observe(reader)
+        for holder in holders:
+            if holder in beats:
+                ticks[holder].add(beats[holder])
+        mine = [leases.get(holder, 0) for holder in holders]
+        if all(len(ticks[h]) >= passes for h in holders) and sum(mine) == agents and max(mine) <= share:
+            return
+        time.sleep(0.5)
+
+
+class FleetPassCounter:
+    """Agent passes, counted from the state: every agent pass takes (renews) the agent's lease first, which moves the
+    lease's expiry (and a write's transactions renew it again within the same agent pass, a fraction of a second
+    later). Polled every second: an agent whose lease moved since the last poll had a pass, unless it was counted at
+    the poll before (the same pass straddling two polls). Exact while a runner's pass over its agents takes more than
+    two polls (here: seconds to a minute); counted per holder."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.previous = self.leases()
+        self.counted = {}
+        self.polls = 0
+        self.passes = {}
+
+    def leases(self):
+        return {account: (holder, expires) for account, holder, expires in self.reader.query(
+            f"SELECT account, holder, expires_at FROM {self.reader.table('leases')}")}
+
+    def poll(self):
+        self.polls += 1
+        current = self.leases()
+        for account, (holder, expires) in current.items():
+            before = self.previous.get(account)
+            if before is not None and before != (holder, expires) and holder:
+                if self.counted.get(account) != self.polls - 1:
+                    self.passes[holder] = self.passes.get(holder, 0) + 1
+                self.counted[account] = self.polls
+        self.previous = current
+
+
+def fleet_segment(fleet, config, round_index, scale, ttl, window, deadline):
+    """One configuration, one round: the runners started on the configuration's state (made in its first round and
+    used again in the later ones, two simulated days on: every lease of the killed runners long expired), warmed up,
+    then measured over `window` seconds of wall time, and killed (SIGKILL) after."""
+    key, label, backend, count = config
+    sandbox = fleet.sandboxes[scale]
+    recipes, schedule = fleet.recipes(scale)
+    fresh = key not in fleet.states
+    if backend == "sqlite":
+        state = fleet.states.setdefault(key, os.path.join(fleet.work.path, f"state-{key}.sqlite"))
+        reader = SqliteReader(state)
+    else:
+        schema = "fleet_" + key.replace("-", "_")
+        state = fleet.states.setdefault(key, fleet.postgres.state(schema))
+        reader = PsqlSession(fleet.postgres, schema)
+    before_all = sandbox.counters()
+    started = time.monotonic()
+    runners = []
+    scrapes = None
+    try:
+        for index in range(count):
+            runners.append(FleetRunner(fleet, f"{key}-r{round_index}-{index + 1}", recipes, state, scale, ttl,
+                                       os.path.join(fleet.work.path, f"runner-{key}-r{round_index}-{index + 1}.log")))
+        # On a new state two whole passes first: the first only starts the schedules (a first run replays nothing),
+        # the second sends each agent's first writes after reading its recent posts and comments from the server (the
+        # duplicate guard's seed). On the state of an earlier round the first pass skips the occurrences missed in
+        # between and the second is an ordinary one.
+        fleet_wait_steady(reader, runners, len(fleet.names), min(deadline + 300, time.monotonic() + 900), label,
+                          passes=3 if fresh else 2)
+        holders = [runner.holder_id() for runner in runners]
+        warm = time.monotonic() - started
+        cpu0 = [process_cpu(runner.pid) for runner in runners]
+        cpu_sandbox0, cpu_postgres0 = process_cpu(sandbox.process.pid), fleet.postgres.cpu()
+        database0 = fleet.postgres.statistics() if backend == "postgres" else {}
+        begin_counters, begin_clock = sandbox.counters(), sandbox.now().timestamp()
+        begin_wall = time.monotonic()
+        counter = FleetPassCounter(reader)
+        ticks = {holder: [] for holder in holders}
+        while True:
+            time.sleep(max(0.0, begin_wall + counter.polls + 1 - time.monotonic()))
+            for runner in runners:
+                if not runner.alive():
+                    raise RuntimeError(f"{label}: runner {runner.name} exited: {fleet_log_excerpt(runner.log_path)}")
+            counter.poll()
+            beats, _ = fleet_observe(reader)
+            for holder in holders:
+                if holder in beats and (not ticks[holder] or ticks[holder][-1] != beats[holder]):
+                    ticks[holder].append(beats[holder])
+            if time.monotonic() - begin_wall >= window:
+                break
+        end_wall = time.monotonic()
+        end_counters, end_clock = sandbox.counters(), sandbox.now().timestamp()
+        cpu1 = [process_cpu(runner.pid) for runner in runners]
+        cpu_sandbox1, cpu_postgres1 = process_cpu(sandbox.process.pid), fleet.postgres.cpu()
+        database1 = fleet.postgres.statistics() if backend == "postgres" else {}
+        leases = fleet_observe(reader)[1]
+        if fresh:
+            # After the window, once per configuration: how long a /metrics scrape of a busy runner takes (the first
+            # one reads every agent's state), all runners at once.
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(max_workers=count) as pool:
+                scrapes = list(pool.map(lambda runner: runner.metrics(timeout=20), runners))
+    finally:
+        for runner in runners:
+            runner.kill()
+        reader.close()
+    after_all = sandbox.counters()
+    seconds = end_wall - begin_wall
+    per_runner = []
+    for index, (runner, holder, c0, c1) in enumerate(zip(runners, holders, cpu0, cpu1)):
+        starts = ticks[holder]
+        per_runner.append({
+            "runner": runner.name, "agents": leases.get(holder, 0), "agent_passes": counter.passes.get(holder, 0),
+            "agent_passes_per_s": counter.passes.get(holder, 0) / seconds, "cpu_s": c1 - c0,
+            # From the pass starts (heartbeats, the runners' clock) seen in the window.
+            "pass_s": (starts[-1] - starts[0]) / scale / (len(starts) - 1) if len(starts) > 1 else None,
+            "scrape": {"seconds": scrapes[index]["scrape_s"], "failed": scrapes[index].get("failed")} if scrapes else None})
+
+    def delta(name, a=begin_counters, b=end_counters):
+        return b.get(name, 0) - a.get(name, 0)
+
+    writes = delta("writes")
+    created = {"posts": delta("posts_created"), "comments": delta("comments_created"), "votes": delta("votes_cast")}
+    due = fleet_due(schedule, begin_clock, end_clock)
+    passes = [r["pass_s"] for r in per_runner if r["pass_s"]]
+    result = {
+        "config": key, "label": label, "round": round_index, "runners": count, "fresh_state": fresh,
+        "window_s": seconds, "simulated_s": end_clock - begin_clock, "warm_up_s": warm,
+        "agent_passes": sum(counter.passes.values()), "agent_passes_per_s": sum(counter.passes.values()) / seconds,
+        "mean_pass_s": statistics.mean(passes) if passes else None,
+        "writes": writes, "writes_per_s": writes / seconds, "created": created,
+        "due": due, "due_writes": sum(due.values()), "reads": delta("reads"),
+        "cpu_s": {"runners": sum(r["cpu_s"] for r in per_runner), "sandbox": cpu_sandbox1 - cpu_sandbox0,
+                  "postgres": cpu_postgres1 - cpu_postgres0},
+        "database": {name: database1[name] - database0[name] for name in database1},
+        "per_runner": per_runner,
+        # Over the whole segment, start-up included: what must stay 0.
+        "rate_limited": delta("rate_limited", before_all, after_all),
+        "limit_violations": delta("limit_violations", before_all, after_all),
+        "duplicate_contents": delta("duplicate_contents", before_all, after_all),
+        "load": os.getloadavg()[0],
+    }
+    runner_passes = ", ".join(f"{r['pass_s']:.1f}" if r["pass_s"] else "?" for r in per_runner)
+    scraped = "; /metrics " + ", ".join(
+        f"{r['scrape']['seconds']:.1f} s" + (" FAILED" if r["scrape"]["failed"] else "") for r in per_runner
+    ) if scrapes else ""
+    log(f"fleet: {label}, round {round_index}: {result['agent_passes_per_s']:.1f} agent passes/s (runner passes of "
+        f"{runner_passes} s), {result['writes_per_s']:.1f} writes/s ({writes} writes in {seconds:.0f} s, "
+        f"{result['due_writes']} due), warm-up {warm:.0f} s, 429 {result['rate_limited']}, violations "
+        f"{result['limit_violations']}, duplicates {result['duplicate_contents']}, load {result['load']:.1f}{scraped}")
+    return result
+
+
+def fleet_takeovers(fleet, scale, ttl, repetitions, deadline):
+    """Three runners on PostgreSQL with a short lease; each repetition kills one (SIGKILL) and times, on the state,
+    until none of its agents' leases names it any more (each agent's lease taken by another runner), then starts it
+    again and waits for the spread to settle."""
+    sandbox = fleet.sandboxes[scale]
+    recipes, _ = fleet.recipes(scale)
+    schema = f"fleet_takeover_{fleet.segment}"
+    state = fleet.postgres.state(schema)
+    session = PsqlSession(fleet.postgres, schema)
+    runners = []
+    results = []
+    generation = 0
+
+    def start(slot):
+        nonlocal generation
+        generation += 1
+        return FleetRunner(fleet, f"takeover-{slot + 1}.{generation}", recipes, state, scale, ttl,
+                           os.path.join(fleet.work.path, f"runner-takeover-{slot + 1}-{generation}.log"))
+
+    try:
+        runners = [start(slot) for slot in range(3)]
+        for repetition in range(repetitions):
+            if time.monotonic() > deadline:
+                log(f"fleet: takeover: out of time after {repetition} repetitions")
+                break
+            fleet_wait_steady(session, runners, len(fleet.names), time.monotonic() + 600, "takeover")
+            slot = repetition % 3
+            victim = runners[slot]
+            holder = victim.holder_id()
+            now = sandbox.now().timestamp()
+            held = {account: float(expires) for account, expires in session.query(
+                f"SELECT account, expires_at FROM {schema}.leases WHERE holder = '{holder}'")}
+            beat = session.query(f"SELECT last_tick FROM {schema}.heartbeats WHERE holder = '{holder}'")
+            killed = time.monotonic()
+            victim.kill()
+            pending = set(held)
+            taken = {}
+            while pending:
+                if time.monotonic() - killed > max(120, 20 * ttl / scale):
+                    raise RuntimeError(f"takeover: {len(pending)} agents of {victim.name} still not taken over "
+                                       f"{time.monotonic() - killed:.0f} s after the kill")
+                still = {row[0] for row in session.query(
+                    f"SELECT account FROM {schema}.leases WHERE holder = '{holder}'")}
+                moment = time.monotonic() - killed
+                for account in pending - still:
+                    taken[account] = moment
+                pending &= still
+                time.sleep(0.1)
+            holders = session.query(
+                f"SELECT holder, count(*) FROM {schema}.leases WHERE account IN "
+                f"({','.join(repr(a) for a in held) or repr('')}) GROUP BY holder")
+            times = sorted(taken.values())
+            newest = max(held.values()) - now if held else 0.0
+            result = {
+                "repetition": repetition + 1, "killed": victim.name, "agents": len(held),
+                "first_s": times[0], "median_s": statistics.median(times), "last_s": times[-1],
+                "last_sim_s": times[-1] * scale,
+                # At the kill, in simulated seconds: how long ago the dead runner's last pass began (its heartbeat),
+                # and how long its newest lease still had to run; the takeover has to wait for both.
+                "heartbeat_age_sim_s": now - float(beat[0][0]) if beat else None,
+                "lease_left_sim_s": newest,
+                "after_expiry_sim_s": times[-1] * scale - newest,
+                "now_held_by": {h: int(n) for h, n in holders},
+                "load": os.getloadavg()[0],
+            }
+            results.append(result)
+            log(f"fleet: takeover {repetition + 1}: {victim.name} held {len(held)} agents; taken over "
+                f"{result['first_s']:.1f}-{result['last_s']:.1f} s after SIGKILL "
+                f"({result['last_sim_s']:.0f} s simulated; lease {ttl} s simulated = {ttl / scale:.1f} s wall; at the "
+                f"kill its heartbeat was {result['heartbeat_age_sim_s'] or 0:.0f} s old and its newest lease had "
+                f"{newest:.0f} s left)")
+            runners[slot] = start(slot)
+    finally:
+        for runner in runners:
+            runner.kill()
+        session.close()
+    return results
+
+
+def fleet():
+    agents = int(os.environ.get("BENCH_FLEET_AGENTS", "1000"))
+    rounds = int(os.environ.get("BENCH_FLEET_ROUNDS", "3"))
+    window = float(os.environ.get("BENCH_FLEET_WINDOW", "30"))
+    scale = int(os.environ.get("BENCH_FLEET_SCALE", "20"))
+    ttl = int(os.environ.get("BENCH_FLEET_TTL", "1800"))
+    takeover_scale = int(os.environ.get("BENCH_FLEET_TAKEOVER_SCALE", "2"))
+    takeover_ttl = int(os.environ.get("BENCH_FLEET_TAKEOVER_TTL", "60"))
+    repetitions = int(os.environ.get("BENCH_FLEET_TAKEOVERS", "3"))
+    limit = float(os.environ.get("BENCH_FLEET_LIMIT", "1080"))
+    deadline = time.monotonic() + limit
+    started = time.monotonic()
+    work = Work("fleet")
+    fleet = Fleet(work, agents)
+    try:
+        fleet.start_postgres()
+        fleet.start_sandbox(scale)
+        log(f"fleet: {agents} agents registered, keychain ready ({time.monotonic() - started:.0f} s)")
+        segments = []
+        chosen = os.environ.get("BENCH_FLEET_CONFIGS")  # a subset, for trying things out
+        configs = [c for c in FLEET_CONFIGS if not chosen or c[0] in chosen.split(",")]
+        for round_index in range(1, rounds + 1):
+            order = configs if round_index % 2 else list(reversed(configs))
+            for config in order:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("out of time (BENCH_FLEET_LIMIT)")
+                segments.append(fleet_segment(fleet, config, round_index, scale, ttl, window, deadline))
+        fleet.start_sandbox(takeover_scale)
+        takeovers = fleet_takeovers(fleet, takeover_scale, takeover_ttl, repetitions, deadline)
+        save_fleet(agents, rounds, window, scale, ttl, takeover_scale, takeover_ttl, segments, takeovers,
+                   time.monotonic() - started, fleet.pid_namespaces)
+    finally:
+        fleet.stop()
+        keep = os.environ.get("BENCH_FLEET_KEEP")
+        if keep:  # the runners' and the sandboxes' logs, for a look after the run
+            os.makedirs(keep, exist_ok=True)
+            for directory, _, names in os.walk(work.path):
+                for name in names:
+                    if name.endswith(".log"):
+                        prefix = os.path.relpath(directory, work.path).replace(os.sep, "-")
+                        target = name if prefix == "." else f"{prefix}-{name}"
+                        shutil.copy(os.path.join(directory, name), os.path.join(keep, target))
+            log(f"fleet: logs kept in {keep}")
+        work.remove()
+
+
+def save_fleet(agents, rounds, window, scale, ttl, takeover_scale, takeover_ttl, segments, takeovers, seconds,
+               pid_namespaces):
+    configs = []
+    for key, label, backend, count in FLEET_CONFIGS:
+        mine = [s for s in segments if s["config"] == key]
+        if not mine:
+            continue
+
+        def median(field, rows=mine):
+            values = [row[field] for row in rows if row.get(field) is not None]
+            return statistics.median(values) if values else None
+
+        configs.append({
+            "config": key, "label": label, "runners": count, "rounds": len(mine),
+            "agent_passes_per_s": median("agent_passes_per_s"), "writes_per_s": median("writes_per_s"),
+            "mean_pass_s": median("mean_pass_s"),
+            "due_per_s": statistics.median(s["due_writes"] / s["window_s"] for s in mine),
+            "window_s": median("window_s"), "warm_up_s": [s["warm_up_s"] for s in mine],
+            "cpu_per_s": {part: statistics.median(s["cpu_s"][part] / s["window_s"] for s in mine)
+                          for part in ("runners", "sandbox", "postgres")},
+            "commits_per_s": (statistics.median(s["database"]["commits"] / s["window_s"] for s in mine)
+                              if backend == "postgres" else None),
+            "wal_sync_share": (statistics.median(s["database"]["wal_sync_s"] / s["window_s"] for s in mine)
+                               if backend == "postgres" else None),
+            "scrapes": [r["scrape"] for s in mine for r in s["per_runner"] if r.get("scrape")],
+            "all_agent_passes_per_s": [s["agent_passes_per_s"] for s in mine],
+            "all_writes_per_s": [s["writes_per_s"] for s in mine],
+            "loads": [s["load"] for s in mine],
+            "rate_limited": sum(s["rate_limited"] for s in mine),
+            "limit_violations": sum(s["limit_violations"] for s in mine),
+            "duplicate_contents": sum(s["duplicate_contents"] for s in mine),
+        })
+    base = configs[0]
+    for config in configs:
+        # Ratios to SQLite with one runner: of the medians, and the median of each round's own ratio.
+        config["passes_ratio"] = config["agent_passes_per_s"] / base["agent_passes_per_s"]
+        config["writes_ratio"] = config["writes_per_s"] / base["writes_per_s"] if base["writes_per_s"] else None
+        by_round = {s["round"]: s for s in segments if s["config"] == base["config"]}
+        config["round_passes_ratios"] = [s["agent_passes_per_s"] / by_round[s["round"]]["agent_passes_per_s"]
+                                         for s in segments if s["config"] == config["config"] and s["round"] in by_round]
+        config["round_writes_ratios"] = [s["writes_per_s"] / by_round[s["round"]]["writes_per_s"]
+                                         for s in segments if s["config"] == config["config"] and s["round"] in by_round
+                                         and by_round[s["round"]]["writes_per_s"]]
+    takeover = {}
+    if takeovers:
+        lasts = [t["last_s"] for t in takeovers]
+        takeover = {"repetitions": len(takeovers), "median_last_s": statistics.median(lasts),
+                    "median_last_sim_s": statistics.median(lasts) * takeover_scale,
+                    "median_first_s": statistics.median(t["first_s"] for t in takeovers),
+                    "median_after_expiry_sim_s": statistics.median(t["after_expiry_sim_s"] for t in takeovers),
+                    "max_last_s": max(lasts), "ttl_sim_s": takeover_ttl, "ttl_wall_s": takeover_ttl / takeover_scale,
+                    "scale": takeover_scale, "runs": takeovers}
+    bad = {"rate_limited": sum(c["rate_limited"] for c in configs),
+           "limit_violations": sum(c["limit_violations"] for c in configs),
+           "duplicate_contents": sum(c["duplicate_contents"] for c in configs)}
+
+    def named(config):
+        return {"sqlite-1": "SQLite ×1", "postgres-1": "PostgreSQL ×1", "postgres-3": "PostgreSQL ×3"}[config["config"]]
+
+    passes = ", ".join(f"{named(c)} {c['agent_passes_per_s']:.0f}" + (f" ({c['passes_ratio']:.2f} ×)" if c is not base else "")
+                       for c in configs)
+    writes = ", ".join(f"{named(c)} {c['writes_per_s']:.1f}" + (f" ({c['writes_ratio']:.2f} ×)" if c is not base else "")
+                       for c in configs)
+    text = f"{agents:,} agents, agent passes/s: {passes}; writes/s: {writes}"
+    if takeover:
+        text += (f"; takeover after kill -9 (PostgreSQL ×3): {takeover['median_last_s']:.1f} s wall = "
+                 f"{takeover['median_last_sim_s']:.0f} s simulated for a {takeover_ttl} s lease (median of "
+                 f"{takeover['repetitions']}; worst {takeover['max_last_s']:.1f} s)")
+    text += (f"; {bad['rate_limited']} × 429, {bad['limit_violations']} limit violations, "
+             f"{bad['duplicate_contents']} duplicates")
+    save("fleet", {
+        "title": "fleet: 1,000 agents on one runner (SQLite, PostgreSQL) and three (PostgreSQL); takeover",
+        "target": "measure (no numeric target)",
+        "result": text,
+        "met": None,
+        "numbers": {"agents": agents, "rounds": rounds, "window_s": window, "scale": scale, "lease_ttl_s": ttl,
+                    "takeover_scale": takeover_scale, "takeover_ttl_s": takeover_ttl, "seconds": seconds,
+                    "pid_namespaces": pid_namespaces, "binaries": BIN, "configs": configs, "segments": segments,
+                    "takeover": takeover, "misbehaviour": bad},
+        "command": (f"bench/run-all --only fleet  ({rounds} rounds of the three configurations interleaved, each on a "
+                    f"fresh state: {window:g} s of wall time measured after a warm-up, clock × {scale}, lease "
+                    f"{ttl} s; then {len(takeovers)} × kill -9 of one of three PostgreSQL runners, clock × "
+                    f"{takeover_scale}, lease {takeover_ttl} s; BENCH_FLEET_AGENTS, BENCH_FLEET_ROUNDS, "
+                    f"BENCH_FLEET_WINDOW, BENCH_FLEET_TAKEOVERS)"),
+    })
+
+
+def fleet_section(row):
+    """The fleet's own tables for BENCHMARKS.md (the row's numbers)."""
+    numbers = row["numbers"]
+    binaries = "release" if "release" in numbers["binaries"] else numbers["binaries"]
+    lines = ["", "## Fleet (issue 23): one runner and three", "",
+             f"`bench/run-all --only fleet`, {row['measured']['date']} at `{row['measured']['commit']}` ({binaries} "
+             f"binaries), load average {row['measured']['load']:.1f} at the end: {numbers['agents']:,} agents, "
+             f"{numbers['rounds']} rounds of the three configurations interleaved, {numbers['window_s']:g} s of wall "
+             f"time measured in each after a warm-up, clock × {numbers['scale']}, lease {numbers['lease_ttl_s']} s. "
+             "Medians; ratios to SQLite with one runner. An agent pass is one agent's turn in a runner's pass (its "
+             "lease taken, what is due planned and journaled, the writes sent); a write is a POST the sandbox "
+             "answered (comment, post, vote, follow). The machine's 2 cores run the runners, PostgreSQL and the "
+             "sandbox together: three runners here show what coordinating costs, not what three hosts would add. "
+             "Method: the notes, \"Fleet\".", "",
+             "| configuration | agent passes/s | ratio | writes/s | ratio | writes due/s | runner pass | "
+             "CPU s per s: runners, sandbox, PostgreSQL | PostgreSQL commits/s (WAL fsync busy) | per round: agent "
+             "passes/s; writes/s | warm-up |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c in numbers["configs"]:
+        cpu = c["cpu_per_s"]
+        database = (f"{c['commits_per_s']:.0f} ({c['wal_sync_share']:.0%})" if c.get("commits_per_s") is not None
+                    else "–")
+        passes = f"{c['mean_pass_s']:.1f} s" if c.get("mean_pass_s") else "–"
+        lines.append(
+            f"| {c['label']} | {c['agent_passes_per_s']:.1f} | {c['passes_ratio']:.2f} | {c['writes_per_s']:.1f} | "
+            f"{c['writes_ratio']:.2f} | {c['due_per_s']:.1f} | {passes} | "
+            f"{cpu['runners']:.2f}, {cpu['sandbox']:.2f}, {cpu['postgres']:.2f} | {database} | "
+            f"{', '.join(f'{v:.1f}' for v in c['all_agent_passes_per_s'])}; "
+            f"{', '.join(f'{v:.1f}' for v in c['all_writes_per_s'])} | "
+            f"{', '.join(f'{v:.0f}' for v in c['warm_up_s'])} s |")
+    takeover = numbers.get("takeover") or {}
+    if takeover:
+        lines += ["", f"Takeover after `kill -9` of one of three PostgreSQL runners ({numbers['agents']:,} agents, "
+                      f"lease {takeover['ttl_sim_s']} s simulated = {takeover['ttl_wall_s']:.0f} s of wall time at clock "
+                      f"× {takeover['scale']}): from the kill until no lease names the dead runner, each of its agents "
+                      f"held by one of the other two; median of {takeover['repetitions']}: "
+                      f"**{takeover['median_last_s']:.0f} s of wall time, {takeover['median_last_sim_s']:.0f} s "
+                      f"simulated**, {takeover['median_last_sim_s'] / takeover['ttl_sim_s']:.1f} × the lease.", "",
+                  "| # | agents of the dead runner | first taken | half taken | last taken (wall) | last taken (simulated) "
+                  "| at the kill: its last pass began | its newest lease ran out | last taken after that |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for t in takeover["runs"]:
+            lines.append(
+                f"| {t['repetition']} | {t['agents']} | {t['first_s']:.1f} s | {t['median_s']:.1f} s | {t['last_s']:.1f} s | "
+                f"{t['last_sim_s']:.0f} s | {t['heartbeat_age_sim_s']:.0f} s before | {t['lease_left_sim_s']:.0f} s "
+                f"after | {t['after_expiry_sim_s']:.0f} s (simulated) |")
+    bad = numbers["misbehaviour"]
+    lines += ["", f"Over every configuration's whole run (start-up included): {bad['rate_limited']} × 429, "
+                  f"{bad['limit_violations']} requests the sandbox's limits forbade, {bad['duplicate_contents']} "
+                  f"duplicate posts or comments (the sandbox's counters)."]
+    scrapes = [(c["label"], scrape) for c in numbers["configs"] for scrape in c.get("scrapes", [])]
+    if scrapes:
+        lines += ["", "The first `/metrics` scrape of each runner, after the window (all runners at once): " + "; ".join(
+            f"{label} {scrape['seconds']:.1f} s" + (f" (**failed**: {scrape['failed']})" if scrape["failed"] else "")
+            for label, scrape in scrapes) + "."]
+    return lines
+
+
 # MARK: BENCHMARKS.md
 
 
@@ -898,7 +1850,7 @@ def render():
         host = json.load(handle)
     notes_path = os.path.join(ROOT, "bench", "notes.md")
     notes = open(notes_path).read().strip() if os.path.exists(notes_path) else ""
-    order = ["cold-start", "one-action", "utilisation", "plan-speed", "pass-cost", "daemon", "client"]
+    order = ["cold-start", "one-action", "utilisation", "plan-speed", "pass-cost", "daemon", "client", "fleet"]
     lines = [
         "# Benchmarks",
         "",
@@ -923,6 +1875,8 @@ def render():
         if (when.get("date"), when.get("commit")) != (host["date"], host["commit"]):
             verdict += f" (re-measured {when.get('date')} at `{when.get('commit')}`, load {when.get('load', 0):.1f})"
         lines.append(f"| {row['title']} | {row['target']} | {row['result']} | {verdict} | {row['command']} |")
+    if "fleet" in rows:
+        lines += fleet_section(rows["fleet"])
     lines += before_and_after(order)
     lines += ["", notes, ""] if notes else [""]
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as handle:
@@ -1013,7 +1967,7 @@ def record_seconds(seconds):
 
 
 ITEMS = {"cold-start": cold_start, "one-action": one_action, "utilisation": utilisation,
-         "plan-speed": plan_speed, "pass-cost": pass_cost, "daemon": daemon, "client": client}
+         "plan-speed": plan_speed, "pass-cost": pass_cost, "daemon": daemon, "client": client, "fleet": fleet}
 
 
 def main():
