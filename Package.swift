@@ -40,11 +40,15 @@ let package = Package(
         .target(name: "Determinism"),
         // The in-memory Moltbook model. Clock injected; no sockets. Its challenges use the solver's operation enum.
         .target(name: "MoltbookSandbox", dependencies: ["MoltbookAPI", "ChallengeSolver", "Determinism"]),
+        // One FlyingFox socket pool per process for every listener (the sandbox's, the model stub's,
+        // the metrics and probes'): see SharedSocketPool.
+        .target(name: "CEpoll"),
+        .target(name: "HTTPServing", dependencies: ["CEpoll", .product(name: "FlyingSocks", package: "FlyingFox")]),
         // HTTP front for the model. Only the sandbox binary and test support link it.
         .target(
             name: "MoltbookSandboxServer",
             dependencies: [
-                "MoltbookSandbox", "Determinism",
+                "MoltbookSandbox", "Determinism", "HTTPServing",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -100,7 +104,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingFox", package: "FlyingFox"), "HTTPServing",
             ]
         ),
         // The engine: AccountMachine (an account's pass as decisions) and its driver, the runner, run
@@ -190,7 +194,12 @@ let package = Package(
             dependencies: ["MoltipassEngine", "MoltipassPlan", "MoltipassCommands", "MoltipassTesting"]
         ),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox", "Determinism"]),
-        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "MoltipassTesting"]),
+        .testTarget(
+            name: "TelemetryTests",
+            dependencies: [
+                "Telemetry", "HTTPServing", "MoltipassTesting", .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Determinism
 import FlyingFox
 import FlyingSocks
 import Foundation
+import HTTPServing
 import MoltbookSandbox
 import Synchronization
 
@@ -72,10 +73,11 @@ public final class SandboxServer: Sendable {
             model: model, clock: clock, log: logger, openAI: openAI, requestLog: requestLog)
         let server = HTTPServer(
             config: HTTPServer.Configuration(
-                address: address, timeout: 120, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),
+                address: address, timeout: 120, pool: SharedSocketPool.process,
                 logger: .disabled),
             handler: handler)
-        let task = Task { try await server.run() }
+        // On the listener threads, not the cooperative pool (ListenerExecutor says why).
+        let task = Task(executorPreference: ListenerExecutor.shared) { try await server.run() }
         let claimed = running.withLock { current -> Bool in
             guard current == nil else { return false }
             current = Running(server: server, task: task)

@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import HTTPServing
 import Synchronization
 
 /// What the probe listener serves, asked at each request.
@@ -73,12 +74,13 @@ public final class ProbeServer: Sendable {
         }
         let server = HTTPServer(
             config: HTTPServer.Configuration(
-                address: socketAddress, timeout: 15, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()),
+                address: socketAddress, timeout: 15, pool: SharedSocketPool.process,
                 logger: .disabled),
             handler: ProbeHandler(source: source))
         let failure = Mutex<(any Error)?>(nil)
         let ended = Mutex(false)
-        let task = Task {
+        // On the listener threads: a busy pass must not keep the probes from answering.
+        let task = Task(executorPreference: ListenerExecutor.shared) {
             do { try await server.run() } catch { failure.withLock { $0 = error } }
             ended.withLock { $0 = true }
         }
@@ -166,24 +168,5 @@ struct ProbeHandler<Source: ProbeSource>: HTTPHandler {
         headers[HTTPHeader("Cache-Control")] = "no-store"
         if head { headers[.contentLength] = String(data.count) }
         return FlyingFox.HTTPResponse(statusCode: code, headers: headers, body: head ? Data() : data)
-    }
-}
-
-/// FlyingFox's socket pool with `TCP_NODELAY` on every socket it waits for: the server writes a
-/// response's head and body separately, and without it Nagle's algorithm holds the body of a
-/// reused connection's answer until the client's delayed ACK (Linux: 40 ms). The sandbox's
-/// server does the same (`MoltbookSandboxServer`).
-struct NoDelaySocketPool<Inner: AsyncSocketPool>: AsyncSocketPool {
-    let inner: Inner
-
-    func prepare() async throws { try await inner.prepare() }
-
-    func run() async throws { try await inner.run() }
-
-    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
-        var on: Int32 = 1
-        _ = setsockopt(
-            socket.file.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        try await inner.suspendSocket(socket, untilReadyFor: events)
     }
 }

@@ -1,0 +1,2 @@
+// Empty: the target exists for its header (include/CEpoll.h).
+#include "CEpoll.h"

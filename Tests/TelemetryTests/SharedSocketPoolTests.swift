@@ -1,0 +1,92 @@
+import FlyingSocks
+import Foundation
+import HTTPServing
+import MoltipassTesting
+import Testing
+
+@testable import Telemetry
+
+/// The process's one socket pool: `TCP_NODELAY` on each socket before it waits, many listeners at
+/// once all answering, and a stopped listener leaving the others serving.
+@Suite("Shared socket pool")
+struct SharedSocketPoolTests {
+    static func noDelay(_ descriptor: Int32) -> Int32 {
+        var value: Int32 = -1
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        #expect(getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0)
+        return value
+    }
+
+    /// An accepted TCP connection waited on by the pool has `TCP_NODELAY` set.
+    @Test func setsNoDelayBeforeWaiting() async throws {
+        let listener = try Socket(domain: AF_INET)
+        defer { try? listener.close() }
+        try listener.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
+        try listener.listen()
+        guard case .ip4(_, let port) = try listener.sockname() else {
+            Issue.record("no IPv4 address")
+            return
+        }
+        let client = try Socket(domain: AF_INET)
+        defer { try? client.close() }
+        try client.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+        let accepted = try listener.accept().file
+        defer { _ = close(accepted.rawValue) }
+        #expect(Self.noDelay(accepted.rawValue) == 0)
+
+        let pool = SharedSocketPool.process
+        try await pool.prepare()
+        // A fresh connection is writable at once: the wait returns.
+        try await pool.suspendSocket(Socket(file: accepted), untilReadyFor: .write)
+        #expect(Self.noDelay(accepted.rawValue) != 0)
+    }
+
+    /// More listeners at once than libdispatch has threads (each of FlyingFox's own pools held one
+    /// in `epoll_wait`, and the ones beyond the limit went deaf): all of them answer, and stopping
+    /// half of them leaves the other half serving.
+    @Test func manyListenersAllAnswer() async throws {
+        let count = 320
+        let servers = try await withThrowingTaskGroup(of: ProbeServer.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await ProbeServer.start(
+                        at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: FixedSource())
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(servers.count == count)
+        let answered = try await Self.healthy(servers)
+        #expect(answered == count)
+
+        await Self.stop(servers.prefix(count / 2))
+        let rest = Array(servers.dropFirst(count / 2))
+        #expect(try await Self.healthy(rest) == rest.count)
+        await Self.stop(rest)
+    }
+
+    /// Stops `servers` all at once (each stop waits a moment for its connections).
+    static func stop(_ servers: some Collection<ProbeServer>) async {
+        await withTaskGroup(of: Void.self) { group in
+            for server in servers { group.addTask { await server.stop() } }
+        }
+    }
+
+    /// How many of `servers` answer `/healthz` with 200, asked all at once.
+    static func healthy(_ servers: [ProbeServer]) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for server in servers {
+                group.addTask {
+                    try await RawHTTP.request("GET", "/healthz", port: server.address.port).status == 200
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+    }
+
+    final class FixedSource: ProbeSource {
+        func metrics() async -> String { "" }
+        func liveness() async -> ProbeStatus { .healthy }
+        func readiness() async -> ProbeStatus { .healthy }
+    }
+}
