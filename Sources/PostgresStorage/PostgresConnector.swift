@@ -42,14 +42,14 @@ struct PostgresConnector: Sendable {
             // `.busy`, like SQLite's busy timeout). A session idle inside a transaction for
             // idleInTransactionSeconds is ended by the server: a process stopped or cut off
             // mid-transaction must not keep its locks (a lease row) from the other runners.
-            _ = try await connection.query(
+            _ = try await connection.roundTrip(
                 """
                 SELECT set_config('lock_timeout', \("\(PostgresLane.lockTimeoutSeconds)s"), false),
                     set_config('idle_in_transaction_session_timeout',
                         \("\(PostgresLane.idleInTransactionSeconds)s"), false),
                     set_config('application_name', 'moltipass', false)
                 """, logger: logger
-            ).collect()
+            )
         } catch {
             try? await connection.close()
             throw errors.map(error, .connecting)

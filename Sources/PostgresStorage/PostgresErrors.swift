@@ -18,6 +18,7 @@ struct PostgresErrors: Sendable {
         switch error {
         case is StorageError, is CancellationError: error
         case let error as PSQLError: map(error, moment)
+        case let error as PostgresUnanswered: unanswered(error, moment)
         case let error as PostgresDecodingError:
             StorageError(
                 .database,
@@ -165,6 +166,23 @@ struct PostgresErrors: Sendable {
                 )
             }
         return StorageError(code, message, underlying: error)
+    }
+
+    /// A statement's answer did not come in time; the store closed the connection.
+    private func unanswered(_ error: PostgresUnanswered, _ moment: Moment) -> StorageError {
+        let silence =
+            "PostgreSQL at \(location.server) did not answer within \(error.seconds) s (the network, or a stuck "
+            + "server), so the connection was closed"
+        return switch moment {
+        case .connecting:
+            StorageError(.unavailable, silence, underlying: error)
+        case .statement:
+            StorageError(.unavailable, silence + "; nothing of the transaction was written", underlying: error)
+        case .committing:
+            StorageError(
+                .unavailable, silence + " while committing: the transaction may or may not have been written",
+                underlying: error)
+        }
     }
 
     /// The connection broke.

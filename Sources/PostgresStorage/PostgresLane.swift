@@ -27,6 +27,9 @@ final class PostgresLane: Sendable {
 
     /// How long a statement waits for a lock another process holds (then `.busy`).
     static let lockTimeoutSeconds = 5
+    /// How long a statement's answer may take before the store closes its connection (a lost
+    /// network): a lock wait (`lockTimeoutSeconds`) and more, far less than TCP's own give-up.
+    static let statementDeadline: Duration = .seconds(15)
     /// How long the server lets a session sit idle inside a transaction before ending it.
     static let idleInTransactionSeconds = 30
 
@@ -135,7 +138,7 @@ final class PostgresHandle: Sendable {
         try Task.checkCancellation()
         let connection = try await transactionConnection()
         do {
-            return try await connection.query(query, logger: lane.connector.logger).collect()
+            return try await connection.roundTrip(query, logger: lane.connector.logger)
         } catch {
             state.withLock { $0 = .failed(connection) }
             if Self.isConnectionLoss(error) { lane.discard(connection) }
@@ -167,7 +170,7 @@ final class PostgresHandle: Sendable {
     }
 
     private func begin(on connection: PostgresConnection) async throws {
-        _ = try await connection.query(lane.kind.begin, logger: lane.connector.logger).collect()
+        _ = try await connection.roundTrip(lane.kind.begin, logger: lane.connector.logger)
     }
 
     /// Commits the transaction, if a call began one. A cancelled task's commit is refused
@@ -183,7 +186,7 @@ final class PostgresHandle: Sendable {
         case .open(let connection):
             try Task.checkCancellation()
             do {
-                _ = try await connection.query("COMMIT", logger: lane.connector.logger).collect()
+                _ = try await connection.roundTrip("COMMIT", logger: lane.connector.logger)
                 state.withLock { $0 = .ended }
             } catch {
                 // Whatever failed, the server's transaction is over (or the connection is).
@@ -209,7 +212,7 @@ final class PostgresHandle: Sendable {
         // A task of its own, not cancelled with the caller's.
         await Task {
             do {
-                _ = try await connection.query("ROLLBACK", logger: lane.connector.logger).collect()
+                _ = try await connection.roundTrip("ROLLBACK", logger: lane.connector.logger)
             } catch {
                 lane.discard(connection)
             }
@@ -219,6 +222,7 @@ final class PostgresHandle: Sendable {
     /// Whether `error` means the connection is gone (the statement never reached the server,
     /// or its answer never came back).
     static func isConnectionLoss(_ error: any Error) -> Bool {
+        if error is PostgresUnanswered { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true

@@ -12,6 +12,10 @@ import Storage
 /// 1970, the same numbers SQLite's REAL columns hold (a copy round-trips exactly); blobs are
 /// `bytea`. `content_ledger.id` stands for SQLite's rowid (insertion order for ties).
 enum PostgresSchema {
+    /// How long a statement of a schema migration may take (changing a large table can take a
+    /// while; the lane's statements get `PostgresLane.statementDeadline`).
+    static let migrationDeadline: Duration = .seconds(600)
+
     /// The identifiers this build knows, in order. A database holding any other is from a newer build.
     static func migrations(_ s: String) -> [(version: String, statements: [String])] {
         [("v1", v1(s))]
@@ -116,13 +120,16 @@ enum PostgresSchema {
         let location = connector.location
         let s = quoted(location.schema)
         let logger = connector.logger
-        _ = try await connection.query("BEGIN", logger: logger).collect()
+        _ = try await connection.roundTrip("BEGIN", logger: logger, deadline: migrationDeadline)
         do {
-            _ = try await connection.query(
-                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(location.schema)))", logger: logger
-            ).collect()
-            let encoding = try await connection.query("SHOW server_encoding", logger: logger).collect()
-                .first?.decode(String.self)
+            _ = try await connection.roundTrip(
+                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(location.schema)))", logger: logger,
+                deadline: migrationDeadline
+            )
+            let encoding = try await connection.roundTrip(
+                "SHOW server_encoding", logger: logger, deadline: migrationDeadline
+            )
+            .first?.decode(String.self)
             guard encoding == "UTF8" else {
                 throw StorageError(
                     .database,
@@ -130,21 +137,24 @@ enum PostgresSchema {
                         + "\(encoding ?? "an unknown encoding"); Moltipass needs UTF8: create the database with "
                         + "ENCODING 'UTF8'")
             }
-            let exists = try await connection.query(
-                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(location.schema))", logger: logger
-            ).collect().first?.decode(Bool.self)
+            let exists = try await connection.roundTrip(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(location.schema))", logger: logger,
+                deadline: migrationDeadline
+            ).first?.decode(Bool.self)
             if exists != true {
-                _ = try await connection.query("CREATE SCHEMA \(unescaped: s)", logger: logger).collect()
+                _ = try await connection.roundTrip(
+                    "CREATE SCHEMA \(unescaped: s)", logger: logger, deadline: migrationDeadline)
             }
-            _ = try await connection.query(
+            _ = try await connection.roundTrip(
                 """
                 CREATE TABLE IF NOT EXISTS \(unescaped: s).schema_migrations (
                     version TEXT COLLATE "C" PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger
-            ).collect()
+                """, logger: logger, deadline: migrationDeadline
+            )
             let applied = Set(
-                try await connection.query("SELECT version FROM \(unescaped: s).schema_migrations", logger: logger)
-                    .collect().map { try $0.decode(String.self) })
+                try await connection.roundTrip(
+                    "SELECT version FROM \(unescaped: s).schema_migrations", logger: logger, deadline: migrationDeadline
+                ).map { try $0.decode(String.self) })
             let known = migrations(s)
             let unknown = applied.subtracting(known.map(\.version))
             guard unknown.isEmpty else {
@@ -156,16 +166,17 @@ enum PostgresSchema {
             }
             for migration in known where !applied.contains(migration.version) {
                 for statement in migration.statements {
-                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+                    _ = try await connection.roundTrip(
+                        PostgresQuery(unsafeSQL: statement), logger: logger, deadline: migrationDeadline)
                 }
-                _ = try await connection.query(
+                _ = try await connection.roundTrip(
                     "INSERT INTO \(unescaped: s).schema_migrations (version) VALUES (\(migration.version))",
-                    logger: logger
-                ).collect()
+                    logger: logger, deadline: migrationDeadline
+                )
             }
-            _ = try await connection.query("COMMIT", logger: logger).collect()
+            _ = try await connection.roundTrip("COMMIT", logger: logger, deadline: migrationDeadline)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+            _ = try? await connection.roundTrip("ROLLBACK", logger: logger, deadline: migrationDeadline)
             throw error
         }
     }

@@ -82,10 +82,10 @@ public final class PostgresStateStore: StateStore {
             location: location, password: try location.password(), logger: Logger(label: "moltipass.state"))
         let connection = try await connector.connect()
         do {
-            _ = try await connection.query(
+            _ = try await connection.roundTrip(
                 PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(PostgresSchema.quoted(location.schema)) CASCADE"),
                 logger: connector.logger
-            ).collect()
+            )
             try? await connection.close()
         } catch {
             try? await connection.close()
@@ -113,25 +113,26 @@ extension PostgresStateStore {
     /// The schema migrations applied to the store's schema, sorted.
     public func appliedMigrations() async throws -> [String] {
         try await writeLane.withConnection { connection in
-            try await connection.query(
+            try await connection.roundTrip(
                 "SELECT version FROM \(unescaped: schema).schema_migrations ORDER BY version",
                 logger: writeLane.connector.logger
-            ).collect().map { try $0.decode(String.self) }
+            ).map { try $0.decode(String.self) }
         }
     }
 
-    /// Runs one statement outside the protocol (tests: a newer schema's row, ending a session).
-    func execute(_ sql: String) async throws {
+    /// Runs one statement outside the protocol (tests: a newer schema's row, ending a session, a
+    /// statement that outlasts `deadline`).
+    func execute(_ sql: String, deadline: Duration = PostgresLane.statementDeadline) async throws {
         try await writeLane.withConnection { connection in
-            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: writeLane.connector.logger)
-                .collect()
+            _ = try await connection.roundTrip(
+                PostgresQuery(unsafeSQL: sql), logger: writeLane.connector.logger, deadline: deadline)
         }
     }
 
     /// The server process of the write connection (tests end it to see the store connect again).
     func writeConnectionProcess() async throws -> Int32 {
         try await writeLane.withConnection { connection in
-            try await connection.query("SELECT pg_backend_pid()", logger: writeLane.connector.logger).collect()
+            try await connection.roundTrip("SELECT pg_backend_pid()", logger: writeLane.connector.logger)
                 .first!.decode(Int32.self)
         }
     }

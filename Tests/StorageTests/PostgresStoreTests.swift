@@ -151,6 +151,29 @@ import Testing
         }
     }
 
+    /// A statement whose answer does not come within the deadline (a network cut off without a
+    /// reset, a stuck server: here the server sleeps) ends as `.unavailable` in plain words, its
+    /// connection closed, instead of waiting for TCP to give up; the next use connects anew.
+    @Test(arguments: StoreBackend.postgresOnly)
+    func aStatementWithoutAnswerEndsAtItsDeadline(backend: StoreBackend) async throws {
+        try await backend.withState { state in
+            let store = try #require(try await state.open() as? PostgresStateStore)
+            let process = try await store.writeConnectionProcess()
+            let started = ContinuousClock.now
+            let error = await #expect(throws: StorageError.self) {
+                try await store.execute("SELECT pg_sleep(30)", deadline: .seconds(1))
+            }
+            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(error?.code == .unavailable)
+            #expect(
+                error?.message
+                    == "PostgreSQL at \(store.location.server) did not answer within 1 s (the network, or a stuck "
+                    + "server), so the connection was closed; nothing of the transaction was written")
+            _ = try await store.recordIntent(.sample("k1"), at: T.t0)
+            #expect(try await store.writeConnectionProcess() != process)
+        }
+    }
+
     // MARK: Migrations
 
     /// Eight stores opened at once on a new schema: each waits for the schema's advisory lock,
