@@ -2,8 +2,8 @@
 
 Each item measures one promise, writes its row to bench/results/ITEM.json (numbers, the target,
 met or the gap, the command that reproduces it) and `render` turns the rows into BENCHMARKS.md.
-Standard library only; the tools (hyperfine, /usr/bin/time, curl, python3-yaml, python3-requests)
-are installed by run-all. Binaries come from BENCH_BIN (the release build run-all makes). With
+Standard library only; the tools (hyperfine, /usr/bin/time, curl, python3-yaml, python3-requests,
+psql) are installed by run-all; fleet also starts PostgreSQL with scripts/postgres-server. Binaries come from BENCH_BIN (the release build run-all makes). With
 BENCH_BASELINE_BIN and BENCH_BASELINE_REV (run-all --baseline REV), cold-start and plan-speed also
 measure that revision's binaries interleaved with the working tree's and write
 bench/results/baseline/ITEM.json, the "before vs after" table.
@@ -14,11 +14,14 @@ usage: python3 bench/bench.py ITEM…     items: cold-start one-action utilisati
 """
 
 import datetime
+import glob
+import hashlib
 import json
 import os
 import platform
 import shutil
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -26,6 +29,9 @@ import sys
 import tempfile
 import time
 import types
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "reliability"))
@@ -902,7 +908,6 @@ def parse_instant(text):
 
 
 def free_port():
-    import socket
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -965,7 +970,7 @@ class FleetPostgres:
         self.password = open(self.password_file).read().strip()
         self.postmaster = None
         try:
-            bindir = sorted(glob_dirs("/usr/lib/postgresql/*/bin"))[-1]
+            bindir = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda path: int(path.split("/")[-2]))[-1]
             superuser = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
             settings = ("ALTER SYSTEM SET fsync = on; ALTER SYSTEM SET synchronous_commit = on; "
                         "ALTER SYSTEM SET full_page_writes = on; ALTER SYSTEM SET track_wal_io_timing = on; "
@@ -1017,11 +1022,6 @@ class FleetPostgres:
                        timeout=120)
 
 
-def glob_dirs(pattern):
-    import glob
-    return [path for path in glob.glob(pattern) if os.path.isdir(path)]
-
-
 def parse_metrics(text):
     """Prometheus text → [(name, {label: value}, value)]."""
     samples = []
@@ -1039,23 +1039,22 @@ def parse_metrics(text):
 
 
 class FleetRunner:
-    """One `moltipass run` daemon. As root it runs in a PID namespace of its own (a shell as that namespace's init),
-    as on a host of its own: a runner then never recognises another's dead process and takes its agents over only
-    after the lease time, as in a fleet of machines or pods (docs/state.md, leases)."""
+    """One `moltipass run` daemon. As root it runs in a PID namespace of its own with its own /proc (a shell as that
+    namespace's init), as on a host or in a pod of its own: a runner then never recognises another's dead process and
+    takes its agents over only once their leases ran out (docs/state.md, leases)."""
 
     def __init__(self, fleet, name, recipes, state, scale, ttl, log_path):
         self.name = name
         self.port = free_port()
         self.log_path = log_path
-        self.scale = scale
-        now = fleet.sandbox_for(scale).now().replace(microsecond=0)
+        now = fleet.sandboxes[scale].now().replace(microsecond=0)  # --now takes whole seconds
         arguments = [MOLTIPASS, "run", recipes, "--state", state, "--now", harness.iso(now), "--time-scale",
                      str(scale), "--lease-ttl", f"{ttl}s", "--listen", f"127.0.0.1:{self.port}", "--log-format",
                      "json"]
         launcher = []
         if fleet.pid_namespaces:
-            # Its own /proc too, as in a container: without it the daemon sees another namespace's processes there
-            # (and died of SIGILL in a trial, see the notes).
+            # Its own /proc too, as in a container: without it libdispatch's worker monitor reads other processes'
+            # /proc/TID/stat and the daemon died of SIGILL after a few passes of 1,000 agents (bench/notes.md, Fleet).
             mount_proc = ["--mount-proc"] if os.environ.get("BENCH_FLEET_MOUNT_PROC", "1") != "0" else []
             launcher = ["unshare", "--pid", "--fork", *mount_proc, "--", "/bin/sh", "-c", '"$@" & wait $!', "sh"]
         self.log = open(log_path, "ab")
@@ -1100,8 +1099,6 @@ class FleetRunner:
     def metrics(self, timeout=30):
         """The runner's /metrics, parsed, with how long the scrape took; `failed` (and no numbers) when it answered
         an error or nothing in `timeout` seconds (its listener gives a request 15 s, then answers 500)."""
-        import urllib.error
-        import urllib.request
         started = time.monotonic()
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
@@ -1151,16 +1148,13 @@ class Fleet:
         self.seeds = [f"fleet_seed_{index:03d}" for index in range(max(4, agents // 4))]
         self.sandboxes = {}
         self.seed_keys = {}
-        self.keychain = None
+        self.keychain = self.keychain_digest = None
         self.postgres = None
         self.pid_namespaces = (os.geteuid() == 0 and shutil.which("unshare") is not None
                                and os.environ.get("BENCH_FLEET_PID_NAMESPACES", "1") != "0")
         self.env = dict(work.env)
         self.segment = 0
         self.states = {}  # configuration → its state (a file, a schema), used again by its later rounds
-
-    def sandbox_for(self, scale):
-        return self.sandboxes[scale]
 
     def start_sandbox(self, scale):
         """A sandbox at `scale` with every agent registered (the same seed and order: the same keys in each) and the
@@ -1177,15 +1171,15 @@ class Fleet:
         processes, so the keychain is kept in BENCH_FLEET_CACHE (default .build-bench/fleet/) with a digest of the
         keys: a sandbox with the same seed hands out the same keys for the same registrations, and the digest
         says whether they are."""
-        import hashlib
         digest = hashlib.sha256("\n".join(f"{name} {keys[name]}" for name in self.names).encode()).hexdigest()
         if self.keychain and self.keychain_digest == digest:
             return
-        cache = os.environ.get("BENCH_FLEET_CACHE") or os.path.join(ROOT, os.environ.get("BENCH_SCRATCH", ".build-bench"),
-                                                                    "fleet")
+        cache = (os.environ.get("BENCH_FLEET_CACHE")
+                 or os.path.join(ROOT, os.environ.get("BENCH_SCRATCH", ".build-bench"), "fleet"))
         cached = os.path.join(cache, f"keychain-{len(self.names)}")
         keychain = os.path.join(self.work.path, "keychain")
-        if open(cached + ".sha256").read().strip() == digest if os.path.exists(cached + ".sha256") else False:
+        known = open(cached + ".sha256").read().strip() if os.path.exists(cached + ".sha256") else None
+        if known == digest and os.path.exists(cached):
             shutil.copyfile(cached, keychain)
             os.chmod(keychain, 0o600)
             log(f"fleet: keychain of {len(self.names)} agents from {cached}")
@@ -1199,7 +1193,6 @@ class Fleet:
                 self.work.run([MOLTIPASS, "keys", "add", name, "--keychain", keychain, "--base-url", base],
                               stdin=keys[name] + "\n")
 
-            from concurrent.futures import ThreadPoolExecutor
             with ThreadPoolExecutor(max_workers=4) as pool:
                 list(pool.map(add, self.names))
             os.makedirs(cache, exist_ok=True)
@@ -1210,19 +1203,18 @@ class Fleet:
             log(f"fleet: keychain of {len(self.names)} agents made in {time.monotonic() - started:.0f} s "
                 f"(kept in {cached})")
         self.keychain, self.keychain_digest = keychain, digest
-        self.env.update({"MOLTIPASS_KEYCHAIN": keychain})
-        if self.postgres:
-            self.env["MOLTIPASS_STATE_PASSWORD_FILE"] = self.postgres.password_file
+        self.env["MOLTIPASS_KEYCHAIN"] = keychain
 
     def start_postgres(self):
         self.postgres = FleetPostgres(self.work)
         self.env["MOLTIPASS_STATE_PASSWORD_FILE"] = self.postgres.password_file
 
     def recipes(self, scale):
-        """A fresh simulated stretch for a new configuration: the sandbox's clock moved two days on (every limit
-        window of the last one long past), one new post per seed agent to comment on and vote for, and each agent's
-        recipe from now: a comment on its seed post every 10 minutes, a post every hour (both starting at a minute
-        of the agent's own), one upvote and one follow in the first hour. Returns the directory and the schedule."""
+        """A fresh simulated stretch for the next runners: the sandbox's clock moved two days on (every limit window
+        of the last stretch long past, every lease of the last runners expired), one new post per seed agent to
+        comment on and vote for, and each agent's recipe from now (`fleet_at`): a comment on its seed post every 30
+        minutes, a post every hour, an upvote of another seed post and a follow of another agent every 30 minutes.
+        Returns the recipes' directory and what `fleet_due` needs."""
         sandbox = self.sandboxes[scale]
         self.segment += 1
         sandbox.set_clock(sandbox.now() + datetime.timedelta(days=2))
@@ -1400,8 +1392,8 @@ def fleet_holders(runners, deadline, what):
 def fleet_wait_steady(reader, runners, agents, deadline, what, passes=2, counted=None):
     """Until every runner began `passes` passes (after the start-up check, which reads every agent's key back) and
     the runners' leases cover every agent, none more than its share (⌈agents / runners⌉): the hand-overs of the
-    start are over. Read from the state (heartbeats: a daemon
-    records one at the start of each pass; leases), not the runners' /metrics."""
+    start are over. Read from the state (heartbeats: a daemon records one at the start of each pass; leases), not
+    the runners' /metrics."""
     share = -(-agents // len(runners))
     holders = fleet_holders(runners, deadline, what)
     # `counted`: the runners whose passes are counted (the others are known to be well on their way).
@@ -1515,7 +1507,6 @@ def fleet_segment(fleet, config, round_index, scale, ttl, window, deadline):
         if fresh:
             # After the window, once per configuration: how long a /metrics scrape of a busy runner takes (the first
             # one reads every agent's state), all runners at once.
-            from concurrent.futures import ThreadPoolExecutor
             with ThreadPoolExecutor(max_workers=count) as pool:
                 scrapes = list(pool.map(lambda runner: runner.metrics(timeout=20), runners))
     finally:
