@@ -23,7 +23,10 @@ import Synchronization
 /// there when a socket is armed is reported at once), armed with `EPOLL_CTL_MOD` or, when the
 /// kernel no longer has the descriptor (it was closed and its number reused), `EPOLL_CTL_ADD`.
 /// Nothing about a descriptor is kept once nobody waits on it. A wait that is cancelled (a server
-/// stopping) ends with `CancellationError` and disarms its descriptor.
+/// stopping) ends with `CancellationError` and disarms its descriptor. Each wait knows its socket
+/// by device and inode: a server that closes a socket while one of its tasks still waits on it
+/// (FlyingFox's stop does) must not have that task woken by, and reading from, another server's
+/// socket that got the same number; such a wait ends as disconnected instead.
 ///
 /// Why `TCP_NODELAY`: a server writes a response's head and body separately, and without it
 /// Nagle's algorithm holds the body of a reused connection's answer until the client's delayed ACK
@@ -39,8 +42,24 @@ public final class SharedSocketPool: AsyncSocketPool, Sendable {
 
     private struct Waiter {
         let id: UInt64
+        /// Which socket it waits on: a descriptor's number is reused once it is closed.
+        let socket: Identity
         let events: Socket.Events
         let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// A socket's identity (its device and inode), which outlives the reuse of its number.
+    struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        /// The identity of the socket `descriptor` names now; nil when it names none.
+        init?(_ descriptor: Int32) {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 
     private struct State {
@@ -77,18 +96,22 @@ public final class SharedSocketPool: AsyncSocketPool, Sendable {
         let descriptor = socket.file.rawValue
         var on: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        guard let identity = Identity(descriptor) else { throw SocketError.disconnected }
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let failure = state.withLock { state -> (any Error)? in
-                    guard let epoll = state.epoll else { return PoolError("the socket pool is not prepared") }
-                    state.waiters[descriptor, default: []].append(
-                        Waiter(id: id, events: events, continuation: continuation))
-                    return Self.arm(descriptor, in: &state, epoll: epoll, holding: id)
+                let (failure, stale) = state.withLock { state -> ((any Error)?, [Waiter]) in
+                    guard let epoll = state.epoll else { return (PoolError("the socket pool is not prepared"), []) }
+                    // Waiters on an earlier socket with this number: it was closed under them.
+                    let (stale, same) = (state.waiters[descriptor] ?? []).partitioned { $0.socket != identity }
+                    state.waiters[descriptor] =
+                        same + [Waiter(id: id, socket: identity, events: events, continuation: continuation)]
+                    return (Self.arm(descriptor, in: &state, epoll: epoll, holding: id), stale)
                 }
+                for waiter in stale { waiter.continuation.resume(throwing: SocketError.disconnected) }
                 if let failure {
                     continuation.resume(throwing: failure)
                 } else if Task.isCancelled {
@@ -163,20 +186,31 @@ public final class SharedSocketPool: AsyncSocketPool, Sendable {
                 let hangUp = UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)
                 if event.events & (UInt32(EPOLLIN.rawValue) | hangUp) != 0 { ready.insert(.read) }
                 if event.events & (UInt32(EPOLLOUT.rawValue) | hangUp) != 0 { ready.insert(.write) }
-                // An error or hang-up wakes every waiter: its read or write then meets it.
-                let resumed = state.withLock { state -> [Waiter] in
-                    let waiting = state.waiters[descriptor] ?? []
-                    let (now, later) = (
-                        waiting.filter { !$0.events.isDisjoint(with: ready) },
-                        waiting.filter { $0.events.isDisjoint(with: ready) }
-                    )
+                // An error or hang-up wakes every waiter: its read or write then meets it. Waiters
+                // on an earlier socket with this number end as disconnected (theirs was closed).
+                let identity = Identity(descriptor)
+                let (resumed, stale) = state.withLock { state -> ([Waiter], [Waiter]) in
+                    let (stale, current) = (state.waiters[descriptor] ?? []).partitioned { $0.socket != identity }
+                    let (later, now) = current.partitioned { $0.events.isDisjoint(with: ready) }
                     state.waiters[descriptor] = later.isEmpty ? nil : later
                     if !later.isEmpty { _ = Self.arm(descriptor, in: &state, epoll: epoll) }
-                    return now
+                    return (now, stale)
                 }
+                for waiter in stale { waiter.continuation.resume(throwing: SocketError.disconnected) }
                 for waiter in resumed { waiter.continuation.resume() }
             }
         }
+    }
+}
+
+extension Array {
+    /// (the elements `test` accepts, the others), each in order.
+    fileprivate func partitioned(_ test: (Element) -> Bool) -> ([Element], [Element]) {
+        var (yes, no) = ([Element](), [Element]())
+        for element in self {
+            if test(element) { yes.append(element) } else { no.append(element) }
+        }
+        return (yes, no)
     }
 }
 

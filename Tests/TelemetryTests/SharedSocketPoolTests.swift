@@ -1,9 +1,9 @@
 import FlyingSocks
 import Foundation
-import HTTPServing
 import MoltipassTesting
 import Testing
 
+@testable import HTTPServing
 @testable import Telemetry
 
 /// The process's one socket pool: `TCP_NODELAY` on each socket before it waits, many listeners at
@@ -39,6 +39,43 @@ struct SharedSocketPoolTests {
         // A fresh connection is writable at once: the wait returns.
         try await pool.suspendSocket(Socket(file: accepted), untilReadyFor: .write)
         #expect(Self.noDelay(accepted.rawValue) != 0)
+    }
+
+    /// A socket closed while a task waits on it, and its number given to another socket: the old
+    /// wait ends as disconnected (it must not wake for, and read, the other socket's bytes); the
+    /// new one wakes when its bytes come.
+    @Test func aReusedNumberDoesNotWakeTheOldWaiter() async throws {
+        let pool = SharedSocketPool()
+        try await pool.prepare()
+        let listener = try Socket(domain: AF_INET)
+        defer { try? listener.close() }
+        try listener.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
+        try listener.listen()
+        guard case .ip4(_, let port) = try listener.sockname() else {
+            Issue.record("no IPv4 address")
+            return
+        }
+        func connection() throws -> (client: Socket, server: Int32) {
+            let client = try Socket(domain: AF_INET)
+            try client.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+            return (client, try listener.accept().file.rawValue)
+        }
+        let first = try connection()
+        defer { try? first.client.close() }
+        let number = first.server
+        let old = Task { try await pool.suspendSocket(Socket(file: .init(rawValue: number)), untilReadyFor: .read) }
+        try await Task.sleep(for: .milliseconds(200))
+        close(number)
+        let second = try connection()
+        defer { try? second.client.close() }
+        #expect(dup2(second.server, number) == number)
+        close(second.server)
+        defer { close(number) }
+        let new = Task { try await pool.suspendSocket(Socket(file: .init(rawValue: number)), untilReadyFor: .read) }
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try second.client.write(Data("hello".utf8))
+        try await new.value
+        await #expect(throws: SocketError.disconnected) { try await old.value }
     }
 
     /// More listeners at once than libdispatch has threads (each of FlyingFox's own pools held one
