@@ -122,6 +122,11 @@ enum PostgresSchema {
         let logger = connector.logger
         _ = try await connection.roundTrip("BEGIN", logger: logger, deadline: migrationDeadline)
         do {
+            // Runners starting together wait for the one that migrates (the advisory lock below),
+            // however long its migration takes on a busy server: not the session's lock_timeout.
+            _ = try await connection.roundTrip(
+                PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(migrationDeadline.components.seconds)s'"),
+                logger: logger, deadline: migrationDeadline)
             _ = try await connection.roundTrip(
                 "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(location.schema)))", logger: logger,
                 deadline: migrationDeadline
