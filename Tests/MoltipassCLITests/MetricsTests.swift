@@ -158,13 +158,15 @@ struct MetricsTests {
         }
 
         // SIGTERM while a post is on its way (the sandbox answers it 3 s late): not ready at once.
-        let created = try await fixture.counter("posts_created")
+        // The delay first, then the count: a post counted after it is one the delay holds (a
+        // post answered between a count taken first and the delay let the daemon go idle).
         try await fixture.admin(
             .post, "faults",
             .object([
                 "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
                 "delay_seconds": .number(3),
             ]))
+        let created = try await fixture.counter("posts_created")
         let deadline = Date().addingTimeInterval(30)
         while try await fixture.counter("posts_created") <= created, Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))

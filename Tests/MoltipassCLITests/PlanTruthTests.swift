@@ -147,9 +147,9 @@ struct PlanTruthTests {
                   - post: { submolt: general, title: "Note {{ date: HH:mm }}", content: "Body {{ date: dd HH:mm }}" }
             """
         let recipe = try Self.write(busy, "busy.yaml", in: home)
-        let plan = try await home.run([
-            "plan", recipe, "--for", "3d", "--from", Self.from, "--fault-rate", "0.3", "--json",
-        ])
+        // Three simulated days with faults take a debug build a minute on a busy CI machine.
+        let plan = try await home.run(
+            ["plan", recipe, "--for", "3d", "--from", Self.from, "--fault-rate", "0.3", "--json"], timeout: 600)
         #expect(plan.status == 0, "\(plan.stderr)")
         let parsed = try Self.json(plan)
         #expect((parsed["server"]?["faults_injected"]?.int ?? 0) > 50)
