@@ -14,7 +14,9 @@ import Foundation
 /// the pool is busy with.
 public final class ListenerExecutor: TaskExecutor, @unchecked Sendable {
     /// The process's listener threads.
-    public static let shared = ListenerExecutor(threads: 2, name: "moltipass-listener")
+    /// Four: on a loaded machine each runnable thread gets its share of the cores, and a listener
+    /// that serves many clients (the test process's hundred sandboxes) needs more than one share.
+    public static let shared = ListenerExecutor(threads: 4, name: "moltipass-listener")
 
     private let condition = NSCondition()
     /// Jobs waiting, oldest at `head` (guarded by `condition`).

@@ -19,9 +19,10 @@ public enum RawHTTP {
         public var raw: String
     }
 
-    /// `METHOD PATH` to `127.0.0.1:port` (or an IPv4 `host`), `Connection: close`, read to the end.
+    /// `METHOD PATH` to `127.0.0.1:port` (or an IPv4 `host`), `Connection: close`, read to the end
+    /// (at most `timeout` seconds for each read: generous, the tests check answers, not latency).
     public static func request(
-        _ method: String, _ path: String, port: UInt16, host: String = "127.0.0.1", timeout: TimeInterval = 10
+        _ method: String, _ path: String, port: UInt16, host: String = "127.0.0.1", timeout: TimeInterval = 30
     ) async throws -> Response {
         try await offloaded { try exchange(method, path, host: host, port: port, timeout: timeout) }
     }
