@@ -20,7 +20,8 @@ struct DeployTests {
         let result = try await ProcessRunner.runSystem(
             "/usr/bin/env",
             ["MOLTIPASS_BIN_DIR=\(ProcessRunner.productsDirectory.path)", "bash", script, "--no-install"],
-            timeout: 120)
+            // Its fleet part starts PostgreSQL and three daemons: minutes on a loaded CI machine.
+            timeout: 900)
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("check-deploy: all deploy snippets passed"))
         for part in [
