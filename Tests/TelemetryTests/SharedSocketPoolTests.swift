@@ -10,6 +10,29 @@ import Testing
 /// once all answering, and a stopped listener leaving the others serving.
 @Suite("Shared socket pool")
 struct SharedSocketPoolTests {
+    /// A loopback TCP listener whose connections are made and accepted at once.
+    struct Listener {
+        let socket: Socket
+        let port: UInt16
+
+        init() throws {
+            socket = try Socket(domain: AF_INET)
+            try socket.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
+            try socket.listen()
+            guard case .ip4(_, let port) = try socket.sockname() else { throw SocketError.disconnected }
+            self.port = port
+        }
+
+        /// A new client connected to it, and the accepted end's descriptor.
+        func connection() throws -> (client: Socket, server: Int32) {
+            let client = try Socket(domain: AF_INET)
+            try client.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+            return (client, try socket.accept().file.rawValue)
+        }
+
+        func close() { try? socket.close() }
+    }
+
     static func noDelay(_ descriptor: Int32) -> Int32 {
         var value: Int32 = -1
         var length = socklen_t(MemoryLayout<Int32>.size)
@@ -19,19 +42,12 @@ struct SharedSocketPoolTests {
 
     /// An accepted TCP connection waited on by the pool has `TCP_NODELAY` set.
     @Test func setsNoDelayBeforeWaiting() async throws {
-        let listener = try Socket(domain: AF_INET)
-        defer { try? listener.close() }
-        try listener.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
-        try listener.listen()
-        guard case .ip4(_, let port) = try listener.sockname() else {
-            Issue.record("no IPv4 address")
-            return
-        }
-        let client = try Socket(domain: AF_INET)
+        let listener = try Listener()
+        defer { listener.close() }
+        let (client, server) = try listener.connection()
         defer { try? client.close() }
-        try client.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
-        let accepted = try listener.accept().file
-        defer { _ = close(accepted.rawValue) }
+        let accepted = Socket.FileDescriptor(rawValue: server)
+        defer { _ = close(server) }
         #expect(Self.noDelay(accepted.rawValue) == 0)
 
         let pool = SharedSocketPool.process
@@ -47,19 +63,9 @@ struct SharedSocketPoolTests {
     @Test func aReusedNumberDoesNotWakeTheOldWaiter() async throws {
         let pool = SharedSocketPool()
         try await pool.prepare()
-        let listener = try Socket(domain: AF_INET)
-        defer { try? listener.close() }
-        try listener.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
-        try listener.listen()
-        guard case .ip4(_, let port) = try listener.sockname() else {
-            Issue.record("no IPv4 address")
-            return
-        }
-        func connection() throws -> (client: Socket, server: Int32) {
-            let client = try Socket(domain: AF_INET)
-            try client.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
-            return (client, try listener.accept().file.rawValue)
-        }
+        let listener = try Listener()
+        defer { listener.close() }
+        let connection = listener.connection
         let first = try connection()
         defer { try? first.client.close() }
         let number = first.server
