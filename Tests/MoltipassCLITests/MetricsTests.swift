@@ -159,12 +159,15 @@ struct MetricsTests {
 
         // SIGTERM while a post is on its way (the sandbox answers it 3 s late): not ready at once.
         // The delay first, then the count: a post counted after it is one the delay holds (a
-        // post answered between a count taken first and the delay let the daemon go idle).
+        // post answered between a count taken first and the delay let the daemon go idle). Every
+        // post is delayed, not only the next: at ×600 the next can be a refused one (the two
+        // clocks a second apart at the cooldown's edge), and a one-shot delay spent on that
+        // refusal left the counted post answered at once, the daemon stopped before `/readyz`.
         try await fixture.admin(
             .post, "faults",
             .object([
                 "mode": .string("delay"), "method": .string("POST"), "path_prefix": .string("/api/v1/posts"),
-                "delay_seconds": .number(3),
+                "delay_seconds": .number(3), "count": .number(1_000),
             ]))
         let created = try await fixture.counter("posts_created")
         let deadline = Date().addingTimeInterval(30)
@@ -259,7 +262,9 @@ struct MetricsTests {
         let path = fixture.home.path + "/textfile/moltipass.prom"
         try FileManager.default.createDirectory(
             atPath: fixture.home.path + "/textfile", withIntermediateDirectories: true)
-        let at = RunFixture.t0.addingTimeInterval(1_800)
+        // Half a minute past the cooldown's end: the first post went when that run's pass began
+        // (its --now plus its start-up), and this run's start-up may be the shorter.
+        let at = RunFixture.t0.addingTimeInterval(1_830)
         let done = try await fixture.run([recipe, "--once", "--metrics-textfile", path], at: at, detailed: false)
         #expect(done.status == 0, "\(done.stderr)")
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -223,7 +223,7 @@ extension RunFixture {
         try await admin(.delete, "faults")
     }
 
-    /// Starts `run --once` at `at` with every `POST /posts` answered `delay` seconds after the
+    /// Starts `run --once` at `at` with its next `POST /posts` answered `delay` seconds after the
     /// sandbox applied it, and returns the process once the sandbox holds `posts` posts (the
     /// answer still on its way).
     func startWithLatePost(_ recipe: String, at: Date, delay: Double, untilPosts posts: Int) async throws
