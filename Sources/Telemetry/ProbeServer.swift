@@ -42,25 +42,75 @@ public struct ProbeStatus: Sendable, Equatable {
 /// text). `HEAD` answers the same without the body; other methods 405, other paths 404. It serves
 /// only what its source gives: no request reaches the state or the agents, and nothing it
 /// answers holds a key.
+///
+/// A listener that stops on its own (FlyingFox ends its accept loop at the first `accept` error
+/// that is not "would block": out of descriptors, a connection aborted before it was taken) is
+/// reported to `onStop` and listens again on the same address, once a second until it can: a
+/// daemon whose probes went deaf would be restarted by its orchestrator for nothing, and one
+/// without an orchestrator would go unwatched.
 public final class ProbeServer: Sendable {
     /// Where it listens (the port the system chose when asked for 0).
     public let address: ListenAddress
-    private let server: HTTPServer
-    private let task: Task<Void, Never>
+    private let current: Mutex<HTTPServer>
+    private let stopped = Mutex(false)
+    private let task: Mutex<Task<Void, Never>?>
 
     /// `http://ADDRESS`.
     public var url: String { "http://\(address)" }
 
-    private init(address: ListenAddress, server: HTTPServer, task: Task<Void, Never>) {
+    private init(address: ListenAddress, server: HTTPServer) {
         self.address = address
-        self.server = server
-        self.task = task
+        self.current = Mutex(server)
+        self.task = Mutex(nil)
+    }
+
+    /// What the listener tells its owner after it started: it stopped on its own (the reason),
+    /// or it listens again after that.
+    public enum Event: Sendable, Equatable {
+        case stopped(url: String, reason: String)
+        case listeningAgain(url: String)
     }
 
     /// Binds `address` and serves `source`; fails with the reason when it cannot listen (the port
-    /// is taken, the address is not this machine's).
-    public static func start(at address: ListenAddress, source: some ProbeSource) async throws(ListenError)
-        -> ProbeServer
+    /// is taken, the address is not this machine's). `onEvent` hears of a listener that stopped on
+    /// its own and of its listening again (see the type).
+    public static func start(
+        at address: ListenAddress, source: some ProbeSource,
+        onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) async throws(ListenError) -> ProbeServer {
+        let handler = ProbeHandler(source: source)
+        let (server, run) = try await listen(at: address, handler: handler)
+        var bound = address
+        if case .ip4(_, let port)? = await server.listeningAddress { bound.port = port }
+        if case .ip6(_, let port)? = await server.listeningAddress { bound.port = port }
+        let probe = ProbeServer(address: bound, server: server)
+        // On the listener threads: a busy pass must not keep the probes from answering.
+        let supervisor = Task(executorPreference: ListenerExecutor.shared) { [bound] in
+            var ended = await run.value
+            while !probe.stopped.withLock({ $0 }) {
+                onEvent(.stopped(url: probe.url, reason: describeStop(ended)))
+                while !probe.stopped.withLock({ $0 }) {
+                    try? await Task.sleep(for: .seconds(1))
+                    guard !probe.stopped.withLock({ $0 }),
+                        let (again, next) = try? await listen(at: bound, handler: handler)
+                    else { continue }
+                    probe.current.withLock { $0 = again }
+                    // A stop that came while it bound: this server is the one it must stop.
+                    if probe.stopped.withLock({ $0 }) { await again.stop(timeout: 0) }
+                    onEvent(.listeningAgain(url: probe.url))
+                    ended = await next.value
+                    break
+                }
+            }
+        }
+        probe.task.withLock { $0 = supervisor }
+        return probe
+    }
+
+    /// One HTTP server listening on `address`, and the task that runs it (its value: the error
+    /// that ended it, nil when it was stopped).
+    private static func listen(at address: ListenAddress, handler: some HTTPHandler) async throws(ListenError)
+        -> (HTTPServer, Task<(any Error)?, Never>)
     {
         let socketAddress: any SocketAddress
         do {
@@ -76,18 +126,21 @@ public final class ProbeServer: Sendable {
             config: HTTPServer.Configuration(
                 address: socketAddress, timeout: 15, pool: SharedSocketPool.process,
                 logger: .disabled),
-            handler: ProbeHandler(source: source))
-        let failure = Mutex<(any Error)?>(nil)
+            handler: handler)
         let ended = Mutex(false)
-        // On the listener threads: a busy pass must not keep the probes from answering.
-        let task = Task(executorPreference: ListenerExecutor.shared) {
-            do { try await server.run() } catch { failure.withLock { $0 = error } }
-            ended.withLock { $0 = true }
+        let task = Task(executorPreference: ListenerExecutor.shared) { () -> (any Error)? in
+            defer { ended.withLock { $0 = true } }
+            do {
+                try await server.run()
+                return nil
+            } catch {
+                return error
+            }
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while await !server.isListening {
             if ended.withLock({ $0 }) {
-                throw ListenError(address: address, reason: Self.describe(failure.withLock { $0 }))
+                throw ListenError(address: address, reason: Self.describe(await task.value))
             }
             guard ContinuousClock.now < deadline else {
                 task.cancel()
@@ -95,23 +148,32 @@ public final class ProbeServer: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        var bound = address
-        if case .ip4(_, let port)? = await server.listeningAddress { bound.port = port }
-        if case .ip6(_, let port)? = await server.listeningAddress { bound.port = port }
-        return ProbeServer(address: bound, server: server, task: task)
+        return (server, task)
     }
 
     /// Stops listening and closes open connections.
     public func stop() async {
-        await server.stop(timeout: 0.2)
-        task.cancel()
-        _ = await task.value
+        stopped.withLock { $0 = true }
+        await current.withLock { $0 }.stop(timeout: 0.2)
+        let supervisor = task.withLock { $0 }
+        supervisor?.cancel()
+        _ = await supervisor?.value
+    }
+
+    /// Why a listener stopped on its own: the failing call and the system's words
+    /// (`accept failed: Too many open files`).
+    static func describeStop(_ error: (any Error)?) -> String {
+        if case SocketError.failed(let type, _, let message)? = error {
+            return "\(type.lowercased()) failed: \(message)"
+        }
+        return describe(error)
     }
 
     /// The system's words for a socket failure (`Address already in use`), never a Swift dump.
     static func describe(_ error: (any Error)?) -> String {
         switch error {
         case SocketError.failed(_, _, let message)?: message
+        case SocketError.disconnected?: "its socket was closed"
         case nil: "the listener stopped"
         default: "the socket failed"
         }

@@ -75,6 +75,55 @@ import Testing
         }
     }
 
+    /// A listener whose accept loop ends on its own (here its socket shut down under it, so
+    /// `accept` fails): the owner hears why, the same port listens again within seconds and
+    /// answers, and a stop after that closes it for good.
+    @Test func aListenerThatStopsListensAgain() async throws {
+        let events = Mutex<[ProbeServer.Event]>([])
+        let server = try await ProbeServer.start(
+            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: Source()
+        ) { event in events.withLock { $0.append(event) } }
+        let port = server.address.port
+        #expect(try await RawHTTP.request("GET", "/healthz", port: port).status == 200)
+        let socket = try #require(Self.listeningSocket(port: port), "no listening descriptor for port \(port)")
+        #expect(shutdown(socket, Int32(SHUT_RDWR)) == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while events.withLock({ $0.count }) < 2, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(
+            events.withLock { $0 } == [
+                .stopped(url: server.url, reason: "accept failed: Invalid argument"),
+                .listeningAgain(url: server.url),
+            ])
+        let again = try await RawHTTP.request("GET", "/healthz", port: port)
+        #expect(again.status == 200 && again.body == "ok\n")
+        await server.stop()
+        await #expect(throws: (any Error).self) { _ = try await RawHTTP.request("GET", "/healthz", port: port) }
+        #expect(events.withLock { $0.count } == 2, "a stop is not a listener stopping on its own")
+    }
+
+    /// The descriptor of this process's listening TCP socket on `port`, from /proc/self/fd.
+    static func listeningSocket(port: UInt16) -> Int32? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in names.compactMap(Int32.init) {
+            var listening: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else {
+                continue
+            }
+            var address = sockaddr_in()
+            var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
+            }
+            if named == 0, address.sin_family == sa_family_t(AF_INET), UInt16(bigEndian: address.sin_port) == port {
+                return descriptor
+            }
+        }
+        return nil
+    }
+
     /// A port already taken: the error names the address and the system's reason; a stopped
     /// listener's port is free again.
     @Test func portTaken() async throws {

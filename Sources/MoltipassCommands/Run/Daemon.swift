@@ -61,7 +61,16 @@ public struct Daemon: Sendable {
             let source = DaemonProbeSource(
                 telemetry: telemetry, probes: probes, store: session.store, holder: holder, clock: session.clock)
             do {
-                listener = try await ProbeServer.start(at: listen, source: source)
+                listener = try await ProbeServer.start(at: listen, source: source) { event in
+                    switch event {
+                    case .stopped(let url, let reason):
+                        logger.error(
+                            "the listener on \(url) stopped: \(reason); listening again on the same address",
+                            metadata: ["event": "listen", "url": "\(url)"])
+                    case .listeningAgain(let url):
+                        logger.notice("listening again on \(url)", metadata: ["event": "listen", "url": "\(url)"])
+                    }
+                }
             } catch {
                 logger.critical("\(error)", metadata: ["event": "listen"])
                 return .failure
