@@ -35,6 +35,8 @@ extension AccountPass {
         case .settled: return false
         case .stop: return true
         }
+        // Charged when it leaves (the run loop's clock; plan and fixed-clock tests: the pass's now).
+        if let clock = runner.configuration.leaseClock { machine.drain.advance(to: clock()) }
         switch machine.drain.admit(write) {
         case .deferred(let until, let because):
             _ = try? await store.markFailed(key: entry.key, reason: "deferred by \(because)", retryAt: until, at: now)

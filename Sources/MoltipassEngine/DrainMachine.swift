@@ -12,7 +12,9 @@ import Storage
 /// returned journal change, report line and follow-up.
 struct DrainMachine {
     var limiter: Limiter
-    let now: Date
+    /// The instant of the machine's decisions: the pass's, or later once the driver `advance`d it
+    /// to the instant a write leaves.
+    private(set) var now: Date
     /// Classes the limiter deferred in this pass, with until when: later planned entries of
     /// such a class wait behind, without a reservation and a store write each (a backlog of
     /// thousands of comments behind a daily cap otherwise costs a write per entry per pass).
@@ -69,6 +71,16 @@ struct DrainMachine {
         case deferred(until: Date, because: String)
         /// A zero limit: finish the entry failed.
         case never(because: String)
+    }
+
+    /// Moves the machine's instant on to `instant` (never back): the driver's clock just before
+    /// it admits a write, so the write is charged when it leaves, not when the agent's turn began
+    /// (reads, a read-back and earlier writes come first), and the answer to it is judged from
+    /// then. A write charged early lets the next one of its class leave as early, before the
+    /// server's cooldown has ended. The reservation `admit` makes is at this instant, and
+    /// `withdraw` and `handle` use the same one, so nothing moves it between them.
+    mutating func advance(to instant: Date) {
+        if instant > now { now = instant }
     }
 
     mutating func admit(_ write: PlannedWrite) -> Admission {

@@ -33,8 +33,12 @@ public final class Runner: Sendable {
         public var spreadAgents = false
         /// The run loop's clock, which dates the lease renewals inside a pass (`AccountPass+Fence`):
         /// each transaction that records a write extends the lease from the instant it commits,
-        /// so a long pass (slow requests, a challenge, a generator) keeps its agent. Nil (`plan`,
-        /// tests on a fixed clock): the pass's `now`.
+        /// so a long pass (slow requests, a challenge, a generator) keeps its agent. It also dates
+        /// each agent's turn: a pass over hundreds of agents lasts minutes, and an agent whose
+        /// writes were charged to the limiter at the pass's start would have them charged early,
+        /// its next post sent as early before the server's cooldown ended (`fleet-check` saw
+        /// 429s from a runner that drove 100 agents). Nil (`plan`, tests on a fixed clock): the
+        /// pass's `now` for everything.
         public var leaseClock: (@Sendable () -> Date)?
         /// Environment visible to templates (only names a recipe whitelists are read).
         public var environment: [String: String] = [:]
@@ -158,7 +162,8 @@ public final class Runner: Sendable {
         var report = RunReport()
         firstPass.withLock { $0 = $0 ?? now }
         for agent in await agentsToDrive(now: now, report: &report) {
-            await AccountPass(runner: self, agent: agent, now: now).run(into: &report)
+            let turn = max(now, configuration.leaseClock?() ?? now)
+            await AccountPass(runner: self, agent: agent, now: turn).run(into: &report)
         }
         report.includeDeferrals()
         return report
