@@ -60,10 +60,14 @@ public struct RunSession: Sendable {
     }
 
     /// `now`: the clock's start (else the wall clock's now); `timeScale`: its speed. With neither,
-    /// the clock is the wall clock.
+    /// the clock is the wall clock. `started`: when the command began, the instant `now` names
+    /// (else the clock starts at `now` once the store is open): opening a store takes a varying
+    /// while (PostgreSQL: a connection and its migrations), and runners given the same `--now`
+    /// at the same moment must agree on the time, or at a scaled clock their difference comes
+    /// off every cooldown when an agent moves from one to another.
     public init(
         recipes: [Recipe], state: StateTarget, keys: KeysSession, logger: Logger, now: Date?,
-        timeScale: TimeScale = .realTime
+        timeScale: TimeScale = .realTime, started: ContinuousClock.Instant? = nil
     ) async throws {
         // The store creates a missing directory (0700; a bare file name lives in the working
         // directory), with failures in plain words.
@@ -74,7 +78,13 @@ public struct RunSession: Sendable {
         self.logger = logger
         self.timeScale = timeScale
         if now != nil || timeScale != .realTime {
-            let scaled = SettableClock(start: now ?? Date(), scale: timeScale.factor)
+            var start = now ?? Date()
+            if now != nil, let started {
+                let lag = started.duration(to: .now)
+                let seconds = Double(lag.components.seconds) + Double(lag.components.attoseconds) * 1e-18
+                start.addTimeInterval(seconds * timeScale.factor)
+            }
+            let scaled = SettableClock(start: start, scale: timeScale.factor)
             clock = { scaled.now }
         } else {
             clock = { Date() }

@@ -110,7 +110,7 @@ struct Run: AsyncParsableCommand {
         if DurationOption.seconds(maxWait, allowZero: true) == nil {
             throw ValidationError(DurationOption.problem("--max-wait", maxWait))
         }
-        if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+        if let now, Self.instant(now) == nil { throw ValidationError("--now takes ISO-8601") }
         if let timeScale, TimeScale(timeScale) == nil {
             throw ValidationError(TimeScale.problem("--time-scale", timeScale))
         }
@@ -128,7 +128,18 @@ struct Run: AsyncParsableCommand {
         return seconds
     }
 
+    /// `--now`'s instant: ISO-8601, with or without fractional seconds (scripts that start
+    /// several runners on one scaled clock give the sandbox's time to the millisecond).
+    static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let whole = formatter.date(from: text) { return whole }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
     func run() async throws {
+        // The instant `--now` names: before the recipes are read and the store is opened.
+        let started = ContinuousClock.now
         try await reportingFailures {
             let environment = ProcessInfo.processInfo.environment
             // An invalid recipe, or one this machine cannot run (an unset `env:` variable, a
@@ -146,8 +157,8 @@ struct Run: AsyncParsableCommand {
             let logger = makeLogger()
             var session = try await RunSession(
                 recipes: recipes, state: stateTarget, keys: try keys.session(), logger: logger,
-                now: now.flatMap { ISO8601DateFormatter().date(from: $0) },
-                timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime)
+                now: now.flatMap(Self.instant), timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime,
+                started: started)
             session.journalRetention = try Self.retention(journalRetention)
             session.leaseTTL = try Self.leaseSeconds(leaseTtl)
             session.telemetry = metrics(recipes)
