@@ -5,6 +5,7 @@ import MoltipassTesting
 import RateLimiting
 import Recipes
 import Storage
+import Synchronization
 import Telemetry
 import Testing
 
@@ -179,6 +180,49 @@ struct RunTelemetryTests {
         let after = await telemetry.exposition(store: store, holder: "me", now: now)
         #expect(!after.contains("reef"))
         #expect(Self.value(after, "moltipass_lease_held{agent=\"kelp\"}") == 1)
+    }
+
+    /// A store that stops answering (a runner cut off from PostgreSQL) when told to.
+    final class CutOffStore: StateStore {
+        let inner: MemoryStateStore
+        let cut = Mutex(false)
+
+        init(_ inner: MemoryStateStore) { self.inner = inner }
+
+        struct Unreachable: Error {}
+
+        func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
+            if cut.withLock({ $0 }) { throw Unreachable() }
+            return try await inner.read(body)
+        }
+
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any StateTransaction) async throws -> T)
+            async throws -> T
+        {
+            if cut.withLock({ $0 }) { throw Unreachable() }
+            return try await inner.transaction(body)
+        }
+    }
+
+    /// A state that does not answer: a lease still counts as held until the expiry last read,
+    /// not after (others take it over then); the other gauges keep their last values.
+    @Test func leasesOfAStateThatDoesNotAnswer() async throws {
+        let memory = MemoryStateStore()
+        try await memory.transaction { transaction in
+            _ = try await transaction.acquireLease(account: "kelp", holder: "me", now: Self.t0, ttl: 600)
+            try await transaction.setPause(
+                AccountPause(account: "kelp", kind: .manual, until: nil, reason: "by hand", createdAt: Self.t0))
+        }
+        let store = CutOffStore(memory)
+        let telemetry = RunTelemetry(version: "1", agents: ["kelp"])
+        let read = await telemetry.exposition(store: store, holder: "me", now: Self.t0.addingTimeInterval(10))
+        #expect(Self.value(read, "moltipass_lease_held{agent=\"kelp\"}") == 1)
+        store.cut.withLock { $0 = true }
+        let within = await telemetry.exposition(store: store, holder: "me", now: Self.t0.addingTimeInterval(599))
+        #expect(Self.value(within, "moltipass_lease_held{agent=\"kelp\"}") == 1)
+        let expired = await telemetry.exposition(store: store, holder: "me", now: Self.t0.addingTimeInterval(600))
+        #expect(Self.value(expired, "moltipass_lease_held{agent=\"kelp\"}") == 0)
+        #expect(Self.value(expired, "moltipass_agent_paused{agent=\"kelp\",kind=\"manual\"}") == 1)
     }
 
     /// Liveness: alive while a pass began or ended within the bound, then failing with the age.

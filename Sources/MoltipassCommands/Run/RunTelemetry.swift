@@ -28,6 +28,8 @@ public final class RunTelemetry: Sendable {
         var collected: Set<String> = []
         /// Held report lines of the last pass: one still held in the next is not counted again.
         var held: Set<String> = []
+        /// The leases this runner held at the last reading of the state, with their expiry.
+        var leasesUntil: [String: Date] = [:]
     }
 
     /// - Parameters:
@@ -145,29 +147,37 @@ public final class RunTelemetry: Sendable {
     /// Sets the gauges the state holds, as of `now`: each agent's next allowed instant per limit
     /// class (as `status` computes it), its pauses by kind, and whether `holder` holds its lease.
     /// Series of agents no longer in the recipes are dropped. A state that does not answer leaves
-    /// the values of the last reading (and the error is returned for the caller to log).
+    /// the values of the last reading (and the error is returned for the caller to log), but for
+    /// the leases: one counts as held only until the expiry that reading showed, since a runner
+    /// that cannot reach the state cannot renew it either (a runner cut off from PostgreSQL
+    /// claimed the leases that others had long taken over, and the fleet's sum overcounted).
     @discardableResult
     public func collectState(store: any StateStore, holder: String, now: Date) async -> (any Error)? {
         let agents = state.withLock { $0.agents }.sorted()
-        let read: [(String, [AccountPause], Data?, Bool)]
+        let read: ([(String, [AccountPause], Data?)], [String: Date])
         do {
             read = try await store.read { reader in
-                let held = Set(
-                    try await reader.leases().filter { $0.holder == holder && $0.isLive(at: now) }.map(\.account))
-                var rows: [(String, [AccountPause], Data?, Bool)] = []
+                let held = try await reader.leases().filter { $0.holder == holder && $0.isLive(at: now) }
+                var rows: [(String, [AccountPause], Data?)] = []
                 for agent in agents {
                     rows.append(
                         (
                             agent, try await reader.activePauses(account: agent, at: now),
-                            try await reader.limiterState(account: agent, key: "limiter"), held.contains(agent)
+                            try await reader.limiterState(account: agent, key: "limiter")
                         ))
                 }
-                return rows
+                return (rows, Dictionary(held.map { ($0.account, $0.expiresAt) }) { first, _ in first })
             }
         } catch {
+            let until = state.withLock { $0.leasesUntil }
+            for agent in agents {
+                recorder.set(MetricCatalog.leaseHeld, [.agent: agent], to: (until[agent] ?? .distantPast) > now ? 1 : 0)
+            }
             return error
         }
-        for (agent, pauses, limiterData, held) in read {
+        state.withLock { $0.leasesUntil = read.1 }
+        for (agent, pauses, limiterData) in read.0 {
+            let held = read.1[agent] != nil
             recorder.set(MetricCatalog.leaseHeld, [.agent: agent], to: held ? 1 : 0)
             let kinds = Set(pauses.map(\.kind))
             for kind in PauseKind.allCases {
