@@ -78,11 +78,20 @@ import Testing
     /// A listener whose accept loop ends on its own (here its socket shut down under it, so
     /// `accept` fails): the owner hears why, the same port listens again within seconds and
     /// answers, and a stop after that closes it for good.
+    ///
+    /// Its port is below Linux's ephemeral range (32768 and up): once its socket is closed the
+    /// port is free, and the system would hand it to the next test that asks for port 0 (one did,
+    /// and the two tests answered on each other's port).
     @Test func aListenerThatStopsListensAgain() async throws {
         let events = Mutex<[ProbeServer.Event]>([])
-        let server = try await ProbeServer.start(
-            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: Source()
-        ) { event in events.withLock { $0.append(event) } }
+        var started: ProbeServer?
+        for _ in 0..<50 where started == nil {
+            let address = ListenAddress(host: "127.0.0.1", family: .ipv4, port: UInt16.random(in: 20_000..<32_000))
+            started = try? await ProbeServer.start(at: address, source: Source()) { event in
+                events.withLock { $0.append(event) }
+            }
+        }
+        let server = try #require(started, "no free port below 32000")
         let port = server.address.port
         #expect(try await RawHTTP.request("GET", "/healthz", port: port).status == 200)
         let socket = try #require(Self.listeningSocket(port: port), "no listening descriptor for port \(port)")
