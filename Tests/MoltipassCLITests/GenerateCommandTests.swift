@@ -243,7 +243,9 @@ struct GenerateCommandTests {
         #expect(report["context"]?["recent_titles"]?.array?.compactMap(\.string) == ["Harbor report"])
         #expect(Self.checks(report)["duplicates"] == "refused")
         let reason = report["reason"]?.string ?? ""
-        #expect(reason.hasPrefix("duplicate content: the same text as the post sent 2026-12-01T10:00:00Z"), "\(reason)")
+        // The post went in the run at 10:00 (its clock starts at --now when the command begins,
+        // and the pass comes after the start-up: a second or two on a loaded machine).
+        #expect(reason.hasPrefix("duplicate content: the same text as the post sent 2026-12-01T10:00:0"), "\(reason)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.statePath)) == before)
         #expect(try await fixture.counter("writes") == writes)
     }
