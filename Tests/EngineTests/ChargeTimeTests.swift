@@ -32,8 +32,8 @@ struct ChargeTimeTests {
     /// Two agents in one pass; the first agent's post takes ten minutes to answer, so the
     /// second's post leaves at 00:10. At 00:31 the first posts again (31 minutes after its
     /// first), and the second waits for 00:40 by its own limiter. Charged at the pass's 00:00
-    /// instead (no run loop clock, as in `plan`), the second's post went at 00:31 and the server,
-    /// which saw its first at 00:10, refused it with a 429.
+    /// instead (no run loop clock, as in `plan`), its own limiter let the second's post go at
+    /// 00:31, and only the server held it (it saw the first at 00:10): a 429 on moltbook.com.
     @Test func theSecondAgentsPostIsChargedWhenItLeft() async throws {
         for clocked in [true, false] {
             let world = try EngineWorld(start: Self.t0.addingTimeInterval(-2 * 86_400))
@@ -73,8 +73,10 @@ struct ChargeTimeTests {
                 #expect(waiting.until == Self.t0.addingTimeInterval(40 * 60), "\(waiting)")
                 #expect(world.model.counters().rateLimited == 0)
             } else {
-                #expect(waiting.reason == "server said 429", "\(waiting)")
-                #expect(world.model.counters().rateLimited == 1)
+                // Its own limiter let it go at 00:31; the server held it (a 429, or on a server
+                // that reports the post limiter in `X-RateLimit-*`, the hint of the first post).
+                #expect(waiting.reason?.contains("post.cooldown") == false, "\(waiting)")
+                #expect(waiting.reason?.contains("429") == true || waiting.reason?.contains("server_hint") == true)
             }
         }
     }
