@@ -28,12 +28,13 @@ struct PostgresConnector: Sendable {
         self.configuration = configuration
     }
 
-    /// A new connection with the store's session settings.
-    func connect() async throws -> PostgresConnection {
+    /// A new connection with the store's session settings, up within `deadline` or given up.
+    func connect(deadline: Duration = PostgresLane.statementDeadline) async throws -> PostgresConnection {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
-                configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger)
+                configuration: configuration, id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger,
+                deadline: deadline)
         } catch {
             throw errors.map(error, .connecting)
         }

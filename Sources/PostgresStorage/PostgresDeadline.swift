@@ -46,3 +46,51 @@ extension PostgresConnection {
         }
     }
 }
+
+extension PostgresConnection {
+    /// A new connection, or `PostgresUnanswered` when it is not up within `deadline`: the TCP
+    /// connect has PostgresNIO's own timeout, but the start-up and authentication after it have
+    /// none, and a connection whose handshake went into a partition waited for TCP's
+    /// retransmissions long after the network healed (the runner cut off by
+    /// `scripts/fleet-check` neither took agents back nor stopped on SIGTERM). The attempt is
+    /// left to end on its own; a connection it makes after the deadline is closed at once.
+    static func connect(
+        configuration: Configuration, id: ID, logger: Logger, deadline: Duration
+    ) async throws -> PostgresConnection {
+        let race = ConnectRace()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let timer = Task {
+                try await Task.sleep(for: deadline)
+                _ = race.finish(.failure(PostgresUnanswered(seconds: Int(deadline.components.seconds))))
+            }
+            Task {
+                do {
+                    let connection = try await PostgresConnection.connect(
+                        configuration: configuration, id: id, logger: logger)
+                    timer.cancel()
+                    if !race.finish(.success(connection)) { try? await connection.close() }
+                } catch {
+                    timer.cancel()
+                    _ = race.finish(.failure(error))
+                }
+            }
+        }
+    }
+}
+
+/// A connection attempt and its deadline: whichever ends first resumes the caller, once.
+private final class ConnectRace: Sendable {
+    private let waiting = Mutex<CheckedContinuation<PostgresConnection, any Error>?>(nil)
+
+    func start(_ continuation: CheckedContinuation<PostgresConnection, any Error>) {
+        waiting.withLock { $0 = continuation }
+    }
+
+    /// Resumes the caller with `result` unless the other side did; whether this one did.
+    func finish(_ result: Result<PostgresConnection, any Error>) -> Bool {
+        guard let continuation = waiting.withLock({ $0.take() }) else { return false }
+        continuation.resume(with: result)
+        return true
+    }
+}

@@ -175,7 +175,11 @@ struct PostgresErrors: Sendable {
             + "server), so the connection was closed"
         return switch moment {
         case .connecting:
-            StorageError(.unavailable, silence, underlying: error)
+            StorageError(
+                .unavailable,
+                "PostgreSQL at \(location.server) did not complete a connection within \(error.seconds) s (the "
+                    + "network, or a stuck server), so the attempt was given up",
+                underlying: error)
         case .statement:
             StorageError(.unavailable, silence + "; nothing of the transaction was written", underlying: error)
         case .committing:

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MoltipassTesting
 import Testing
 
@@ -172,6 +173,37 @@ import Testing
             _ = try await store.recordIntent(.sample("k1"), at: T.t0)
             #expect(try await store.writeConnectionProcess() != process)
         }
+    }
+
+    /// A server that takes the TCP connection and never answers the start-up (a handshake that
+    /// went into a partition, a stuck server): the connection is given up at its deadline, in
+    /// plain words, instead of waiting for TCP's retransmissions. No PostgreSQL needed: the
+    /// silent server is a listening socket that nobody accepts from.
+    @Test(.timeLimit(.minutes(1))) func aConnectionThatNeverCompletesEndsAtItsDeadline() async throws {
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(silent >= 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(silent, $0, size) == 0 && getsockname(silent, $0, &size) == 0
+            }
+        }
+        #expect(bound && listen(silent, 8) == 0)
+        let port = UInt16(bigEndian: address.sin_port)
+        let location = try PostgresLocation(url: "postgres://runner@127.0.0.1:\(port)/moltipass", passwordFile: nil)
+        let connector = try PostgresConnector(location: location, password: "unused", logger: Logger(label: "test"))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StorageError.self) { _ = try await connector.connect(deadline: .seconds(1)) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(error?.code == .unavailable)
+        #expect(
+            error?.message
+                == "PostgreSQL at 127.0.0.1:\(port) did not complete a connection within 1 s (the network, or a "
+                + "stuck server), so the attempt was given up")
     }
 
     // MARK: Migrations
