@@ -77,8 +77,13 @@ extension Runner {
                 return (try await transaction.heartbeats(), try await transaction.leases())
             }
         } catch {
+            // No agent this pass: each would meet the same store, and wait out its deadline in
+            // turn (a runner cut off from PostgreSQL spent a pass of minutes, its SIGTERM unheard,
+            // on agents it could not record anything for). The next pass, a minute on, tries again.
             logger.error("state store failed reading the fleet", metadata: ["error": "\(error)"])
-            return agents
+            report.transientFailures += 1
+            report.due(at: now.addingTimeInterval(60))
+            return []
         }
         let (heartbeats, leases) = facts
         let live = Set(

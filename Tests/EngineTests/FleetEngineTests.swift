@@ -1,9 +1,11 @@
 import Foundation
+import Logging
 import MoltbookAPI
 import MoltipassEngine
 import MoltipassTesting
 import Recipes
 import Storage
+import Synchronization
 import Testing
 
 /// Three daemons on one state (in process, one virtual clock): the agents are spread over them,
@@ -102,5 +104,44 @@ struct FleetEngineTests {
             let titles = try await world.titles(of: agent, reader: reader)
             #expect(titles.count == 6 && Set(titles).count == 6, "\(agent): \(titles)")
         }
+    }
+
+    /// A fleet runner that cannot read the fleet's facts (the state does not answer) drives no
+    /// agent that pass, instead of waiting out the store's deadline for each in turn; it counts
+    /// a transient failure and passes again a minute later.
+    @Test func aRunnerThatCannotReadTheFleetDrivesNoAgent() async throws {
+        let world = try EngineWorld(start: Self.t0)
+        defer { world.remove() }
+        let recipes = try Self.agents.map { agent in
+            try world.recipe(
+                "\(agent).yaml",
+                """
+                agent: \(agent)
+                time_zone: UTC
+                jobs:
+                  - id: hourly
+                    schedule: { every: 1h }
+                    steps:
+                      - post: { submolt: general, title: "\(agent)", content: "Hourly note." }
+                """)
+        }
+        let store = RunTelemetryTests.CutOffStore(MemoryStateStore())
+        store.cut.withLock { $0 = true }
+        var configuration = Runner.Configuration(holder: "daemon-cut-0000@fleet")
+        configuration.spreadAgents = true
+        configuration.releaseLeases = false
+        let clients = Mutex(0)
+        let runner = Runner(
+            recipes: recipes, store: store, configuration: configuration,
+            logger: Logger(label: "fleet-test") { _ in SwiftLogNoOpLogHandler() }
+        ) { _, _ in
+            clients.withLock { $0 += 1 }
+            throw HarnessError("no agent is driven while the state does not answer")
+        }
+        let report = await runner.pass(now: Self.t0)
+        #expect(report.items.isEmpty, "\(report.items)")
+        #expect(report.transientFailures == 1)
+        #expect(report.nextDue == Self.t0.addingTimeInterval(60))
+        #expect(clients.withLock { $0 } == 0)
     }
 }
