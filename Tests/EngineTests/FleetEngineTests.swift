@@ -18,6 +18,21 @@ struct FleetEngineTests {
     static let agents = (1...9).map { "fleet_\($0)" }
     static let ttl: TimeInterval = 600
 
+    /// `agent`'s recipe: a post every hour, titled with the agent and the time.
+    static func hourly(_ agent: String, in world: EngineWorld) throws -> Recipe {
+        try world.recipe(
+            "\(agent).yaml",
+            """
+            agent: \(agent)
+            time_zone: UTC
+            jobs:
+              - id: hourly
+                schedule: { every: 1h }
+                steps:
+                  - post: { submolt: general, title: "\(agent) {{ date: HH:mm }}", content: "Hourly note." }
+            """)
+    }
+
     @Test func spreadTakeoverAndJoin() async throws {
         let world = try EngineWorld(start: Self.t0.addingTimeInterval(-2 * 86_400))
         defer { world.remove() }
@@ -25,18 +40,7 @@ struct FleetEngineTests {
         var recipes = [Recipe]()
         for agent in Self.agents {
             try await world.register(agent)
-            recipes.append(
-                try world.recipe(
-                    "\(agent).yaml",
-                    """
-                    agent: \(agent)
-                    time_zone: UTC
-                    jobs:
-                      - id: hourly
-                        schedule: { every: 1h }
-                        steps:
-                          - post: { submolt: general, title: "\(agent) {{ date: HH:mm }}", content: "Hourly note." }
-                    """))
+            recipes.append(try Self.hourly(agent, in: world))
         }
         func daemon(_ name: String) -> Runner {
             world.runner(recipes, holder: "daemon-\(name)-0000@fleet") { configuration in
@@ -112,19 +116,7 @@ struct FleetEngineTests {
     @Test func aRunnerThatCannotReadTheFleetDrivesNoAgent() async throws {
         let world = try EngineWorld(start: Self.t0)
         defer { world.remove() }
-        let recipes = try Self.agents.map { agent in
-            try world.recipe(
-                "\(agent).yaml",
-                """
-                agent: \(agent)
-                time_zone: UTC
-                jobs:
-                  - id: hourly
-                    schedule: { every: 1h }
-                    steps:
-                      - post: { submolt: general, title: "\(agent)", content: "Hourly note." }
-                """)
-        }
+        let recipes = try Self.agents.map { try Self.hourly($0, in: world) }
         let store = RunTelemetryTests.CutOffStore(MemoryStateStore())
         store.cut.withLock { $0 = true }
         var configuration = Runner.Configuration(holder: "daemon-cut-0000@fleet")
