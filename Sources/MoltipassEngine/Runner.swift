@@ -161,12 +161,41 @@ public final class Runner: Sendable {
     public func pass(now: Date) async -> RunReport {
         var report = RunReport()
         firstPass.withLock { $0 = $0 ?? now }
-        for agent in await agentsToDrive(now: now, report: &report) {
+        let drive = await agentsToDrive(now: now, report: &report)
+        for (index, agent) in drive.enumerated() {
             let turn = max(now, configuration.leaseClock?() ?? now)
+            let failures = report.transientFailures
             await AccountPass(runner: self, agent: agent, now: turn).run(into: &report)
+            guard report.transientFailures > failures, index + 1 < drive.count,
+                let reason = await storeUnreachable(agent: agent)
+            else { continue }
+            // The rest of the pass would meet the same store, each agent waiting out its deadline
+            // in turn (a runner cut off from PostgreSQL mid-pass spent its remaining agents'
+            // minutes so, logging nothing and deaf to SIGTERM): the pass ends here, and the next,
+            // a minute on, tries again.
+            logger.error(
+                "the state store does not answer; the pass ends without its remaining agents",
+                metadata: ["left": "\(drive.count - index - 1)", "error": "\(reason)"])
+            report.transientFailures += 1
+            report.due(at: turn.addingTimeInterval(60))
+            break
         }
         report.includeDeferrals()
         return report
+    }
+
+    /// After an agent's turn that failed transiently: whether the store is out of reach (a
+    /// read of one row that fails as `unavailable`: the connection lost, or past its deadline),
+    /// and why; nil when it answers or failed otherwise.
+    func storeUnreachable(agent: String) async -> StorageError? {
+        do {
+            _ = try await store.read { try await $0.lease(account: agent) }
+            return nil
+        } catch let error as StorageError where error.code == .unavailable {
+            return error
+        } catch {
+            return nil
+        }
     }
 
     /// The daemon's start-up check at `now` (`AccountPass.preflight`): every agent's key

@@ -136,4 +136,32 @@ struct FleetEngineTests {
         #expect(report.nextDue == Self.t0.addingTimeInterval(60))
         #expect(clients.withLock { $0 } == 0)
     }
+
+    /// A pass whose store stops answering (here before it begins; mid-pass in a real partition):
+    /// the first agent's turn fails, the store is found unreachable, and the pass ends there
+    /// instead of letting every remaining agent wait out the deadline; it passes again a minute
+    /// later. The same runner over a store that answers drives every agent.
+    @Test func aPassEndsWhenTheStoreStopsAnswering() async throws {
+        let world = try EngineWorld(start: Self.t0)
+        defer { world.remove() }
+        let recipes = try Self.agents.map { try Self.hourly($0, in: world) }
+        let store = RunTelemetryTests.CutOffStore(MemoryStateStore())
+        store.cut.withLock { $0 = true }
+        let clients = Mutex(0)
+        let runner = Runner(
+            recipes: recipes, store: store, configuration: Runner.Configuration(holder: "once-cut"),
+            logger: Logger(label: "fleet-test") { _ in SwiftLogNoOpLogHandler() }
+        ) { _, _ in
+            clients.withLock { $0 += 1 }
+            throw HarnessError("no client is made while the state does not answer")
+        }
+        let report = await runner.pass(now: Self.t0)
+        #expect(report.transientFailures == 2, "the first agent's turn, then the pass itself")
+        #expect(report.nextDue == Self.t0.addingTimeInterval(60))
+        #expect(clients.withLock { $0 } == 0)
+
+        store.cut.withLock { $0 = false }
+        _ = await runner.pass(now: Self.t0)
+        #expect(clients.withLock { $0 } == Self.agents.count, "every agent driven (its client refused)")
+    }
 }

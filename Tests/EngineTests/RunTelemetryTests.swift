@@ -189,17 +189,18 @@ struct RunTelemetryTests {
 
         init(_ inner: MemoryStateStore) { self.inner = inner }
 
-        struct Unreachable: Error {}
+        /// What the PostgreSQL store throws for a lost connection or a deadline.
+        static let unreachable = StorageError(.unavailable, "the test cut the store off")
 
         func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
-            if cut.withLock({ $0 }) { throw Unreachable() }
+            if cut.withLock({ $0 }) { throw Self.unreachable }
             return try await inner.read(body)
         }
 
         func transaction<T: Sendable>(_ body: @escaping @Sendable (any StateTransaction) async throws -> T)
             async throws -> T
         {
-            if cut.withLock({ $0 }) { throw Unreachable() }
+            if cut.withLock({ $0 }) { throw Self.unreachable }
             return try await inner.transaction(body)
         }
     }
