@@ -17,80 +17,84 @@ struct PostgresUnanswered: Error, Sendable {
     let seconds: Int
 }
 
-/// Whether a watchdog closed the connection.
-private final class Fired: Sendable {
-    private let value = Atomic(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
-}
-
 extension PostgresConnection {
-    /// `query` and its rows, or `PostgresUnanswered` when they are not all in within `deadline`
-    /// (the connection is then closed, which ends the query).
+    /// `query` and its rows, or `PostgresUnanswered` when they are not all in within `deadline`:
+    /// the connection is then closed and the caller resumed at once. Closing alone does not end
+    /// every wait: PostgresNIO writes a query to its channel without a promise, and a query
+    /// written to a channel that had just closed is never answered nor failed (a runner cut off
+    /// mid-pass waited for its `ROLLBACK` for ever, nothing else pending in the process: found
+    /// by `scripts/fleet-check` with the stacks of the daemon that did not stop). So the caller
+    /// does not wait for the query once the deadline passed; the query is left to end on its own.
     func roundTrip(
         _ query: PostgresQuery, logger: Logger, deadline: Duration = PostgresLane.statementDeadline
     ) async throws -> [PostgresRow] {
-        let fired = Fired()
-        let watchdog = Task { [self] in
-            try await Task.sleep(for: deadline)
-            fired.set()
-            try? await close()
-        }
-        defer { watchdog.cancel() }
-        do {
-            return try await self.query(query, logger: logger).collect()
-        } catch {
-            watchdog.cancel()
-            if fired.isSet { throw PostgresUnanswered(seconds: Int(deadline.components.seconds)) }
-            throw error
+        try await Self.within(deadline, onExpiry: { [self] in try? await close() }) { [self] in
+            try await self.query(query, logger: logger).collect()
         }
     }
-}
 
-extension PostgresConnection {
     /// A new connection, or `PostgresUnanswered` when it is not up within `deadline`: the TCP
     /// connect has PostgresNIO's own timeout, but the start-up and authentication after it have
     /// none, and a connection whose handshake went into a partition waited for TCP's
-    /// retransmissions long after the network healed (the runner cut off by
-    /// `scripts/fleet-check` neither took agents back nor stopped on SIGTERM). The attempt is
-    /// left to end on its own; a connection it makes after the deadline is closed at once.
+    /// retransmissions long after the network healed. A connection the attempt makes after the
+    /// deadline is closed at once.
     static func connect(
         configuration: Configuration, id: ID, logger: Logger, deadline: Duration
     ) async throws -> PostgresConnection {
-        let race = ConnectRace()
+        try await within(deadline, onExpiry: {}, discard: { try? await $0.close() }) {
+            try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        }
+    }
+
+    /// `operation`'s result, or `PostgresUnanswered` once `deadline` passed (after `onExpiry`),
+    /// whichever comes first; the caller never waits past the deadline for the operation, which
+    /// runs in a task of its own and whose late result goes to `discard`.
+    static func within<T: Sendable>(
+        _ deadline: Duration, onExpiry: @escaping @Sendable () async -> Void,
+        discard: @escaping @Sendable (T) async -> Void = { _ in },
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let race = DeadlineRace<T>()
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
             let timer = Task {
                 try await Task.sleep(for: deadline)
-                _ = race.finish(.failure(PostgresUnanswered(seconds: Int(deadline.components.seconds))))
+                guard race.claim() else { return }
+                await onExpiry()
+                race.resume(with: .failure(PostgresUnanswered(seconds: Int(deadline.components.seconds))))
             }
             Task {
-                do {
-                    let connection = try await PostgresConnection.connect(
-                        configuration: configuration, id: id, logger: logger)
-                    timer.cancel()
-                    if !race.finish(.success(connection)) { try? await connection.close() }
-                } catch {
-                    timer.cancel()
-                    _ = race.finish(.failure(error))
+                let result: Result<T, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                timer.cancel()
+                if race.claim() {
+                    race.resume(with: result)
+                } else if case .success(let late) = result {
+                    await discard(late)
                 }
             }
         }
     }
 }
 
-/// A connection attempt and its deadline: whichever ends first resumes the caller, once.
-private final class ConnectRace: Sendable {
-    private let waiting = Mutex<CheckedContinuation<PostgresConnection, any Error>?>(nil)
+/// An operation and its deadline: whichever ends first claims the caller's continuation, once.
+private final class DeadlineRace<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, claimed: Bool)>((nil, false))
 
-    func start(_ continuation: CheckedContinuation<PostgresConnection, any Error>) {
-        waiting.withLock { $0 = continuation }
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
     }
 
-    /// Resumes the caller with `result` unless the other side did; whether this one did.
-    func finish(_ result: Result<PostgresConnection, any Error>) -> Bool {
-        guard let continuation = waiting.withLock({ $0.take() }) else { return false }
-        continuation.resume(with: result)
-        return true
+    /// Whether the caller takes this side's outcome (the first to ask wins).
+    func claim() -> Bool {
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
+    }
+
+    /// Resumes the caller (by the side that claimed it).
+    func resume(with result: Result<T, any Error>) {
+        state.withLock { $0.continuation.take() }?.resume(with: result)
     }
 }
