@@ -108,9 +108,10 @@ enum Readme {
     }
 
     /// Documented output equals the real one, timestamps within `tolerance` seconds (the engine's
-    /// clock is the given instant plus the run's own elapsed time).
+    /// clock is the given instant plus the run's own elapsed time, start-up included: 6 s were
+    /// seen on a loaded machine, so 5 was too tight).
     static func expectSameOutput(
-        _ actual: String, _ documented: String, tolerance: TimeInterval = 5,
+        _ actual: String, _ documented: String, tolerance: TimeInterval = 20,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let real = splitTimes(actual)
