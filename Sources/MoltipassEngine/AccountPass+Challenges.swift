@@ -66,6 +66,10 @@ extension AccountPass {
         }
         var attempts = challenge.attempts
         while attempts < policy.maxAttempts {
+            // An attempt is counted before it leaves: not one the lease's fence would keep back.
+            guard await mayStillSend("POST /verify") else {
+                return .waiting(until: nil, reason: LeaseWatch.words(access.lease.loss ?? .takenOver))
+            }
             switch limiter.reserve([.verify], at: now) {
             case .allowed: break
             case .deferred(let until, let because):

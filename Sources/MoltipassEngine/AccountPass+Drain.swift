@@ -65,6 +65,7 @@ extension AccountPass {
                 try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
                 if let content { try await transaction.recordContent(content) }
             }
+            committed(fence)
             memo.storedLimiter = limiterState
             remember(limiter, as: limiterState)
         } catch {
@@ -133,6 +134,13 @@ extension AccountPass {
     func record(_ outcome: WriteSender.Outcome, entry: JournalEntry, write: PlannedWrite, into report: inout RunReport)
         async -> Bool
     {
+        if access.leaseLost, case .retryable(let error) = outcome {
+            // Kept back by the lease's fence: not sent, and the journal (where it stays `sent`, to
+            // be read back) is the lease holder's to change.
+            machine.drain.withdraw(write)
+            report.items.append(item(entry, write.summary, .deferred, error.message))
+            return true
+        }
         let decision = machine.drain.handle(outcome, for: write)
         for (limitClass, spacing) in decision.learned {
             logger.warning(
@@ -229,6 +237,7 @@ extension AccountPass {
                 if let fact { try await transaction.recordDedup(fact) }
                 try await Self.write(limiter: limiterData, info: info, account: agent, at: now, in: transaction)
             }
+            committed(fence)
             self.stored(limiterData, info)
             return nil
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookAPI
 import Storage
 
 /// The lease as a fence (issue 23's single-host half, found by a run whose clock was 11 minutes
@@ -41,6 +42,30 @@ extension AccountPass {
             holder: runner.configuration.holder, token: access.leaseToken, ttl: runner.configuration.leaseTTL, at: at)
     }
 
+    /// A transaction fenced by `fence` committed: the lease runs until `fence`'s instant plus its
+    /// time (what the client's gate measures the next request against).
+    func committed(_ fence: Fence) {
+        access.lease.renewed(until: fence.at.addingTimeInterval(fence.ttl))
+    }
+
+    /// The gate of this pass's client (`LeaseWatch.admit`): nil without a run loop's clock
+    /// (`plan`, tests on a fixed clock: a pass's instant does not move, so neither does its lease).
+    func requestGate() -> RequestGate? {
+        guard let clock = runner.configuration.leaseClock else { return nil }
+        let renewal = LeaseWatch.Renewal(
+            store: store, agent: agent, holder: runner.configuration.holder, ttl: runner.configuration.leaseTTL,
+            floor: now, clock: clock, logger: logger)
+        let watch = access.lease
+        return { endpoint in await watch.admit(endpoint: endpoint, renewal) }
+    }
+
+    /// Whether the pass may still send for its agent: the gate's answer, asked ahead of a step
+    /// that records something before its request leaves (a challenge's attempt is counted first).
+    func mayStillSend(_ endpoint: String) async -> Bool {
+        guard let gate = requestGate() else { return !access.leaseLost }
+        return await gate(endpoint) == nil
+    }
+
     /// Notes a lost lease (once): the pass sends and journals nothing more for the agent.
     func noteLeaseLost(_ error: any Error) {
         guard error is LeaseLost, !access.leaseLost else { return }
@@ -53,6 +78,13 @@ extension AccountPass {
     /// The agent is reported locked, as when the pass could not take the lease at its start.
     func reportLeaseLost(into report: inout RunReport) {
         if access.leaseLost, !report.locked.contains(agent) { report.locked.append(agent) }
+    }
+
+    /// At the end of a turn whose lease could not be confirmed: a transient failure besides the
+    /// agent reported locked (the runner's pass then asks whether the store answers at all).
+    func reportLeaseUnconfirmed(into report: inout RunReport) {
+        reportLeaseLost(into: &report)
+        if case .unconfirmed = access.lease.loss { report.transientFailures += 1 }
     }
 
     /// A write's fate in words when the state could not record it.

@@ -14,7 +14,7 @@ extension AccountPass {
         if let client = access.client { return access.authBroken == nil ? client : nil }
         if access.clientError != nil || access.authBroken != nil { return nil }
         do {
-            let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value)
+            let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value).with(gate: requestGate())
             access.client = made
             if info.createdAt == nil || info.name == nil || probes.mustProbeKey || probes.readIdentityAnyway {
                 await readIdentity(made)

@@ -164,6 +164,7 @@ extension AccountPass {
                     try await transaction.setLimiterState(ledger, account: agent, key: QueueLedger.stateKey, at: now)
                 }
             }
+            committed(fence)
             return true
         } catch {
             noteLeaseLost(error)

@@ -61,6 +61,11 @@ extension AccountPass {
             report.items.append(applied(entry, write, found.reason, unrecorded: unrecorded))
             return .settled
         } catch {
+            // Kept back by the lease's fence: the journal is the lease holder's to change.
+            if access.leaseLost {
+                report.items.append(item(entry, write.summary, .deferred, error.message))
+                return .stop
+            }
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
             if error.code == .notFound {
                 let reason = "the target is gone from the server (\(error.message))"

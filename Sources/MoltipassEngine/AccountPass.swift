@@ -70,7 +70,7 @@ final class AccountPass {
                     "took over the lease of a process that no longer exists",
                     metadata: ["agent": "\(agent)", "holder": "\(other)"])
             case .acquired(let lease):
-                access.leaseToken = lease.token
+                access.lease.took(token: lease.token, until: lease.expiresAt)
             }
             return true
         } catch {
@@ -121,6 +121,7 @@ final class AccountPass {
         await markInboxRead(into: &report)
         await readRequestsForStatus()
         await endPass()
+        reportLeaseUnconfirmed(into: &report)
         if let pausedUntil = access.pausedUntil {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])
             report.due(at: pausedUntil)
@@ -190,12 +191,12 @@ final class AccountPass {
     func takeOver(from other: String) async throws -> Bool {
         guard runner.configuration.isDeadHolder(other) else { return false }
         let (agent, holder, now, ttl) = (agent, runner.configuration.holder, now, runner.configuration.leaseTTL)
-        let token: Int64? = try await store.transaction { transaction in
+        let lease: Lease? = try await store.transaction { transaction in
             guard try await transaction.releaseLease(account: agent, holder: other) else { return nil }
-            return try await transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl).lease?.token
+            return try await transaction.acquireLease(account: agent, holder: holder, now: now, ttl: ttl).lease
         }
-        guard let token else { return false }
-        access.leaseToken = token
+        guard let lease else { return false }
+        access.lease.took(token: lease.token, until: lease.expiresAt)
         return true
     }
 }
@@ -210,11 +211,18 @@ extension AccountPass {
         var authBroken: String?
         /// A pause decided where no report was at hand (the identity read): merged at the end.
         var pausedUntil: Date?
-        /// Another runner took the agent's lease over during this pass (`AccountPass+Fence`):
-        /// nothing more is sent or journaled for it, and the pass reports the agent locked.
-        var leaseLost = false
+        /// The lease this pass took and what became of it (`LeaseWatch`): shared with the
+        /// client's gate, which keeps every request back once the lease cannot be vouched for.
+        let lease = LeaseWatch()
+        /// Another runner took the agent's lease over during this pass (`AccountPass+Fence`), or
+        /// it could not be renewed in time (`LeaseWatch`): nothing more is sent or journaled for
+        /// the agent, and the pass reports it locked.
+        var leaseLost: Bool {
+            get { lease.isLost }
+            nonmutating set { if newValue { lease.lose(.takenOver) } }
+        }
         /// The fencing token of the lease this pass took (`Lease.token`).
-        var leaseToken: Int64 = 0
+        var leaseToken: Int64 { lease.token }
     }
 
     /// Reads of `/agents/me` the pass owes before it writes.

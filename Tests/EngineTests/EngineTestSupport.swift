@@ -70,7 +70,7 @@ final class EngineWorld: Sendable {
     func runner(
         _ recipes: [Recipe], holder: String = "engine-test", invalidKeys: Set<String> = [],
         transport: (any HTTPTransport)? = nil, generator: (any TextGenerating)? = nil,
-        configure: (inout Runner.Configuration) -> Void = { _ in }
+        store: (any StateStore)? = nil, configure: (inout Runner.Configuration) -> Void = { _ in }
     ) -> Runner {
         let transport: any HTTPTransport = transport ?? self.transport
         var known = keys.withLock { $0 }
@@ -80,7 +80,7 @@ final class EngineWorld: Sendable {
         configuration.generator = generator
         configure(&configuration)
         return Runner(
-            recipes: recipes, store: store, configuration: configuration,
+            recipes: recipes, store: store ?? self.store, configuration: configuration,
             logger: Logger(label: "engine-test") { _ in SwiftLogNoOpLogHandler() }
         ) { agent, _ in
             guard let key = keys[agent] else { throw HarnessError("no key for \(agent)") }

@@ -184,10 +184,10 @@ struct RunTelemetryTests {
 
     /// A store that stops answering (a runner cut off from PostgreSQL) when told to.
     final class CutOffStore: StateStore {
-        let inner: MemoryStateStore
+        let inner: any StateStore
         let cut = Mutex(false)
 
-        init(_ inner: MemoryStateStore) { self.inner = inner }
+        init(_ inner: any StateStore) { self.inner = inner }
 
         /// What the PostgreSQL store throws for a lost connection or a deadline.
         static let unreachable = StorageError(.unavailable, "the test cut the store off")

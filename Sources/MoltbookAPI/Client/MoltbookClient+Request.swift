@@ -17,6 +17,8 @@ extension MoltbookClient {
         authenticated: Bool = true
     ) async throws(APIError) -> MoltbookResponse<JSONValue> {
         let endpoint = "\(method.rawValue) /" + segments.joined(separator: "/")
+        // Asked first: a refused request is never built, so no byte of it (nor the key) moves.
+        if let gate, let refusal = await gate(endpoint) { throw refusal }
         let url = makeURL(segments, query: query)
         var headers: HTTPHeaders = ["Accept": "application/json"]
         var payload: Data?

@@ -20,6 +20,8 @@ public struct MoltbookClient: Sendable {
     /// Told of every request sent (metrics: `run --listen`); nil for none. The client only
     /// reports; whoever fills it decides what to count.
     public let observer: RequestObserver?
+    /// Asked before every request leaves (`with(gate:)`); nil: every request goes.
+    public let gate: RequestGate?
 
     /// - Parameters:
     ///   - allowLoopback: permits a `http://127.0.0.1…`/`localhost` base URL (the sandbox).
@@ -34,22 +36,32 @@ public struct MoltbookClient: Sendable {
         self.transport = transport
         self.logger = logger
         self.observer = observer
+        self.gate = nil
     }
 
     /// A copy of this client that sends `apiKey` instead.
     public func with(apiKey: APIKey?) -> MoltbookClient {
-        MoltbookClient(unchecked: baseURL, apiKey: apiKey, transport: transport, logger: logger, observer: observer)
+        MoltbookClient(
+            unchecked: baseURL, apiKey: apiKey, transport: transport, logger: logger, observer: observer, gate: gate)
+    }
+
+    /// A copy of this client that asks `gate` before each request: the engine's lease fence
+    /// (a runner sends nothing for an agent whose lease it can no longer vouch for).
+    public func with(gate: RequestGate?) -> MoltbookClient {
+        MoltbookClient(
+            unchecked: baseURL, apiKey: apiKey, transport: transport, logger: logger, observer: observer, gate: gate)
     }
 
     private init(
         unchecked baseURL: URL, apiKey: APIKey?, transport: any HTTPTransport, logger: Logger,
-        observer: RequestObserver?
+        observer: RequestObserver?, gate: RequestGate?
     ) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.transport = transport
         self.logger = logger
         self.observer = observer
+        self.gate = gate
     }
 
     /// Refuses any base URL other than the Moltbook host over HTTPS, or loopback when allowed.

@@ -43,3 +43,9 @@ public struct RequestObservation: Sendable, Equatable {
 /// Called once per request the client sends, after the answer (or the failure); must be quick
 /// and must not block (it runs on the request's task).
 public typealias RequestObserver = @Sendable (RequestObservation) -> Void
+
+/// Asked before a request leaves (`MoltbookClient.with(gate:)`), with the request's
+/// `METHOD /path`: nil lets it go; an error is thrown instead, and nothing is sent. A refusal
+/// should say it was not sent (a `.transport` error whose `requestSent` is false), so that a
+/// caller never takes it for an outcome it must reconcile.
+public typealias RequestGate = @Sendable (_ endpoint: String) async -> APIError?
