@@ -40,6 +40,10 @@ public final class Runner: Sendable {
         /// 429s from a runner that drove 100 agents). Nil (`plan`, tests on a fixed clock): the
         /// pass's `now` for everything.
         public var leaseClock: (@Sendable () -> Date)?
+        /// Whether the process was asked to stop (the daemon's SIGTERM): asked before each agent's
+        /// turn, so that a pass over hundreds of agents ends after the current one instead of
+        /// keeping a terminating pod (and its grace period) for minutes. Nil: never.
+        public var stopRequested: (@Sendable () -> Bool)?
         /// Environment visible to templates (only names a recipe whitelists are read).
         public var environment: [String: String] = [:]
         /// Longest gap between ticks that still counts as "the runner was alive".
@@ -163,6 +167,13 @@ public final class Runner: Sendable {
         firstPass.withLock { $0 = $0 ?? now }
         let drive = await agentsToDrive(now: now, report: &report)
         for (index, agent) in drive.enumerated() {
+            if index > 0, configuration.stopRequested?() == true {
+                // The agents left keep their leases until the daemon releases them on its way out.
+                logger.notice(
+                    "asked to stop; the pass ends without its remaining agents",
+                    metadata: ["left": "\(drive.count - index)"])
+                break
+            }
             let turn = max(now, configuration.leaseClock?() ?? now)
             let failures = report.transientFailures
             await AccountPass(runner: self, agent: agent, now: turn).run(into: &report)

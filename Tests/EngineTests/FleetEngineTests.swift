@@ -164,4 +164,32 @@ struct FleetEngineTests {
         _ = await runner.pass(now: Self.t0)
         #expect(clients.withLock { $0 } == Self.agents.count, "every agent driven (its client refused)")
     }
+
+    /// A daemon asked to stop (SIGTERM) ends its pass after the agent whose turn is running: the
+    /// others are not driven (a pod's grace period is not spent on a pass over hundreds of agents).
+    /// Without the request every agent posts.
+    @Test func aPassAskedToStopEndsAfterTheCurrentAgent() async throws {
+        for asked in [true, false] {
+            let world = try EngineWorld(start: Self.t0.addingTimeInterval(-2 * 86_400))
+            defer { world.remove() }
+            let agents = Array(Self.agents.prefix(3))
+            var recipes = [Recipe]()
+            for agent in agents {
+                try await world.register(agent)
+                recipes.append(try Self.hourly(agent, in: world))
+            }
+            world.clock.set(Self.t0)
+            let stop = Mutex(false)
+            // SIGTERM arrives while the first agent's post is on its way.
+            let transport = LeaseFenceTests.TakeoverTransport(
+                inner: world.transport, afterSending: true, trigger: LeaseFenceTests.isPost
+            ) { if asked { stop.withLock { $0 = true } } }
+            let runner = world.runner(recipes, transport: transport) { configuration in
+                configuration.stopRequested = { stop.withLock { $0 } }
+            }
+            let report = await runner.pass(now: Self.t0)
+            let posted = Set(report.items.filter { $0.outcome == .done }.map(\.agent))
+            #expect(posted == (asked ? [agents[0]] : Set(agents)), "asked \(asked): \(report.items)")
+        }
+    }
 }

@@ -10,8 +10,8 @@ import Telemetry
 /// - Sleeps until the earliest of: the next occurrence, the next deferred action, half the
 ///   lease time (to renew it) — never polls. Instants are on the session's clock; with
 ///   `--time-scale N` the real sleep is the virtual wait divided by N.
-/// - SIGTERM/SIGINT: the current pass finishes (an in-flight request completes or times out and
-///   is journaled), generator programs still running are ended (SIGTERM to their process
+/// - SIGTERM/SIGINT: the current agent's turn finishes (an in-flight request completes or times
+///   out and is journaled) and the pass ends there, generator programs still running are ended (SIGTERM to their process
 ///   groups, SIGKILL 2 s later; their texts were never journaled), leases are released, exit 0.
 /// - SIGHUP: reloads the recipe files; a broken reload keeps the old recipes and logs why.
 /// - `listen` (`run --listen`): serves `/metrics`, `/healthz` and `/readyz` there from the start
@@ -52,7 +52,7 @@ public struct Daemon: Sendable {
         var recipes = session.recipes
         // Texts are generated in the background: a ready one wakes the daemon for a pass at once.
         let generator = session.generationService(environment: environment) { signals.wake() }
-        var runner = makeRunner(recipes, holder: holder, generator: generator)
+        var runner = makeRunner(recipes, holder: holder, generator: generator, signals: signals)
         let logger = session.logger
         let telemetry = session.telemetry
         let probes = RunnerProbes()
@@ -118,7 +118,7 @@ public struct Daemon: Sendable {
                     logger.error("recipe skipped", metadata: ["why": "\(problem.text)", "kind": "\(problem.kind)"])
                 }
                 recipes = runnable
-                runner = makeRunner(recipes, holder: holder, generator: generator)
+                runner = makeRunner(recipes, holder: holder, generator: generator, signals: signals)
                 telemetry?.setAgents(runner.agents)
                 logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
                 health.recipeProblems = problems
@@ -156,8 +156,11 @@ public struct Daemon: Sendable {
 
     /// The daemon's runner over `recipes`: the session's configuration (`--journal-retention`
     /// included: a second hand-built configuration once dropped it), leases kept between passes.
-    func makeRunner(_ recipes: [Recipe], holder: String, generator: GenerationService) -> Runner {
+    func makeRunner(_ recipes: [Recipe], holder: String, generator: GenerationService, signals: SignalWaiter)
+        -> Runner
+    {
         session.runner(
-            holder: holder, releaseLeases: false, environment: environment, recipes: recipes, generator: generator)
+            holder: holder, releaseLeases: false, environment: environment, recipes: recipes, generator: generator,
+            stopRequested: { signals.stopRequested })
     }
 }

@@ -99,10 +99,11 @@ public struct RunSession: Sendable {
     /// `Runner` is configured from the command line, so every flag reaches both modes.
     public func runner(
         holder: String, releaseLeases: Bool, environment: [String: String], recipes: [Recipe]? = nil,
-        generator: (any TextGenerating)? = nil
+        generator: (any TextGenerating)? = nil, stopRequested: (@Sendable () -> Bool)? = nil
     ) -> Runner {
         var configuration = Runner.Configuration(holder: holder)
         configuration.generator = generator
+        configuration.stopRequested = stopRequested
         configuration.releaseLeases = releaseLeases
         // The daemon spreads the agents over the daemons sharing its state; a cron run takes
         // whatever lease it can.
