@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import Storage
-import Synchronization
 
 /// A statement whose answer did not come within `PostgresLane.statementDeadline`: the store closed
 /// the connection (the next use makes a new one).
@@ -47,54 +46,14 @@ extension PostgresConnection {
     }
 
     /// `operation`'s result, or `PostgresUnanswered` once `deadline` passed (after `onExpiry`),
-    /// whichever comes first; the caller never waits past the deadline for the operation, which
-    /// runs in a task of its own and whose late result goes to `discard`.
+    /// whichever comes first (`Deadline.within`).
     static func within<T: Sendable>(
         _ deadline: Duration, onExpiry: @escaping @Sendable () async -> Void,
         discard: @escaping @Sendable (T) async -> Void = { _ in },
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let race = DeadlineRace<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation)
-            let timer = Task {
-                try await Task.sleep(for: deadline)
-                guard race.claim() else { return }
-                await onExpiry()
-                race.resume(with: .failure(PostgresUnanswered(seconds: Int(deadline.components.seconds))))
-            }
-            Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await operation()) } catch { result = .failure(error) }
-                timer.cancel()
-                if race.claim() {
-                    race.resume(with: result)
-                } else if case .success(let late) = result {
-                    await discard(late)
-                }
-            }
-        }
-    }
-}
-
-/// An operation and its deadline: whichever ends first claims the caller's continuation, once.
-private final class DeadlineRace<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, claimed: Bool)>((nil, false))
-
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    /// Whether the caller takes this side's outcome (the first to ask wins).
-    func claim() -> Bool {
-        state.withLock { state in
-            defer { state.claimed = true }
-            return !state.claimed
-        }
-    }
-
-    /// Resumes the caller (by the side that claimed it).
-    func resume(with result: Result<T, any Error>) {
-        state.withLock { $0.continuation.take() }?.resume(with: result)
+        try await Deadline.within(
+            deadline, onExpiry: onExpiry, discard: discard,
+            expired: { PostgresUnanswered(seconds: Int(deadline.components.seconds)) }, operation)
     }
 }

@@ -226,6 +226,50 @@ struct RunTelemetryTests {
         #expect(Self.value(expired, "moltipass_agent_paused{agent=\"kelp\",kind=\"manual\"}") == 1)
     }
 
+    /// A state that answers late counts as one that does not answer: a scrape waits for it at
+    /// most its bound (a runner cut off from PostgreSQL made Prometheus wait 15 s, past its
+    /// scrape timeout, and looked down), and the leases count as held until the expiry last read.
+    @Test func aScrapeDoesNotWaitForAStateThatAnswersLate() async throws {
+        let memory = MemoryStateStore()
+        _ = try await memory.transaction { transaction in
+            try await transaction.acquireLease(account: "kelp", holder: "me", now: Self.t0, ttl: 600)
+        }
+        let stalled = StalledStore(memory)
+        let telemetry = RunTelemetry(version: "1", agents: ["kelp"])
+        _ = await telemetry.exposition(store: stalled, holder: "me", now: Self.t0.addingTimeInterval(10))
+        await stalled.gate.acquire()
+        let failure = await telemetry.collectState(
+            store: stalled, holder: "me", now: Self.t0.addingTimeInterval(20), wait: .milliseconds(200))
+        #expect(failure.map { "\($0)" } == "the state did not answer within 0.2 s")
+        #expect(Self.value(telemetry.export.exposition(), "moltipass_lease_held{agent=\"kelp\"}") == 1)
+        let lapsed = await telemetry.collectState(
+            store: stalled, holder: "me", now: Self.t0.addingTimeInterval(600), wait: .milliseconds(200))
+        #expect(lapsed != nil)
+        #expect(Self.value(telemetry.export.exposition(), "moltipass_lease_held{agent=\"kelp\"}") == 0)
+        // The late reads end once the state answers again, and change nothing then.
+        stalled.gate.release()
+    }
+
+    /// A store whose reads wait while the test holds `gate`.
+    final class StalledStore: StateStore {
+        let inner: any StateStore
+        let gate = AsyncGate()
+
+        init(_ inner: any StateStore) { self.inner = inner }
+
+        func read<T: Sendable>(_ body: @escaping @Sendable (any StateReader) async throws -> T) async throws -> T {
+            await gate.acquire()
+            gate.release()
+            return try await inner.read(body)
+        }
+
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any StateTransaction) async throws -> T)
+            async throws -> T
+        {
+            try await inner.transaction(body)
+        }
+    }
+
     /// Liveness: alive while a pass began or ended within the bound, then failing with the age.
     @Test func liveness() {
         let start = ContinuousClock.now

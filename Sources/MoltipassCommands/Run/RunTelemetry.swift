@@ -151,22 +151,23 @@ public final class RunTelemetry: Sendable {
     /// the leases: one counts as held only until the expiry that reading showed, since a runner
     /// that cannot reach the state cannot renew it either (a runner cut off from PostgreSQL
     /// claimed the leases that others had long taken over, and the fleet's sum overcounted).
+    ///
+    /// The reading waits at most `wait` (`stateReadWait`): a state that answers late counts as
+    /// one that does not. A scrape of a runner cut off from PostgreSQL waited for the statement's
+    /// 15-s deadline, past Prometheus's scrape timeout, and the runner looked down while it was up
+    /// and saying, in its other series, what was wrong.
     @discardableResult
-    public func collectState(store: any StateStore, holder: String, now: Date) async -> (any Error)? {
+    public func collectState(
+        store: any StateStore, holder: String, now: Date, wait: Duration = RunTelemetry.stateReadWait
+    ) async -> (any Error)? {
         let agents = state.withLock { $0.agents }.sorted()
         let read: ([(String, [AccountPause], Data?)], [String: Date])
         do {
-            read = try await store.read { reader in
-                let held = try await reader.leases().filter { $0.holder == holder && $0.isLive(at: now) }
-                var rows: [(String, [AccountPause], Data?)] = []
-                for agent in agents {
-                    rows.append(
-                        (
-                            agent, try await reader.activePauses(account: agent, at: now),
-                            try await reader.limiterState(account: agent, key: "limiter")
-                        ))
-                }
-                return (rows, Dictionary(held.map { ($0.account, $0.expiresAt) }) { first, _ in first })
+            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+            read = try await Deadline.within(
+                wait, expired: { StorageError(.unavailable, "the state did not answer within \(seconds) s") }
+            ) {
+                try await Self.readState(store: store, holder: holder, agents: agents, now: now)
             }
         } catch {
             let until = state.withLock { $0.leasesUntil }
@@ -206,6 +207,28 @@ public final class RunTelemetry: Sendable {
             }
         }
         return nil
+    }
+
+    /// How long a scrape waits for the state: well inside Prometheus's default scrape timeout (10 s).
+    public static let stateReadWait: Duration = .seconds(3)
+
+    /// Each agent's pauses and limiter, and the leases `holder` holds live at `now` with their
+    /// expiries, in one read.
+    static func readState(store: any StateStore, holder: String, agents: [String], now: Date) async throws
+        -> ([(String, [AccountPause], Data?)], [String: Date])
+    {
+        try await store.read { reader in
+            let held = try await reader.leases().filter { $0.holder == holder && $0.isLive(at: now) }
+            var rows: [(String, [AccountPause], Data?)] = []
+            for agent in agents {
+                rows.append(
+                    (
+                        agent, try await reader.activePauses(account: agent, at: now),
+                        try await reader.limiterState(account: agent, key: "limiter")
+                    ))
+            }
+            return (rows, Dictionary(held.map { ($0.account, $0.expiresAt) }) { first, _ in first })
+        }
     }
 
     /// When `limiter` next admits `limitClass`, as `status` shows it: a class without a rule of
