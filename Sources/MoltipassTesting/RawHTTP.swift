@@ -22,14 +22,18 @@ public enum RawHTTP {
     /// `METHOD PATH` to `127.0.0.1:port` (or an IPv4 `host`), `Connection: close`, read to the end
     /// (at most `timeout` seconds for each read: generous, the tests check answers, not latency).
     public static func request(
-        _ method: String, _ path: String, port: UInt16, host: String = "127.0.0.1", timeout: TimeInterval = 30
+        _ method: String, _ path: String, port: UInt16, host: String = "127.0.0.1", timeout: TimeInterval = 30,
+        headers: [(String, String)] = []
     ) async throws -> Response {
-        try await offloaded { try exchange(method, path, host: host, port: port, timeout: timeout) }
+        try await offloaded {
+            try exchange(method, path, host: host, port: port, timeout: timeout, headers: headers)
+        }
     }
 
-    static func exchange(_ method: String, _ path: String, host: String, port: UInt16, timeout: TimeInterval) throws
-        -> Response
-    {
+    static func exchange(
+        _ method: String, _ path: String, host: String, port: UInt16, timeout: TimeInterval,
+        headers extra: [(String, String)]
+    ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -48,7 +52,9 @@ public enum RawHTTP {
             }
         }
         guard connected == 0 else { throw HarnessError("connect \(host):\(port): \(String(cString: strerror(errno)))") }
-        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let fields = extra.map { "\($0.0): \($0.1)\r\n" }.joined()
+        let request = Array(
+            "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\n\(fields)Connection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }

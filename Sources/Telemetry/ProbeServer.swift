@@ -6,8 +6,9 @@ import Synchronization
 
 /// What the probe listener serves, asked at each request.
 public protocol ProbeSource: Sendable {
-    /// The exposition in the Prometheus text format.
-    func metrics() async -> String
+    /// The exposition in the Prometheus text format. `scrapeTimeout`: how long the scraper waits
+    /// for it (Prometheus says so in `X-Prometheus-Scrape-Timeout-Seconds`), when it says.
+    func metrics(scrapeTimeout: Duration?) async -> String
     /// `/healthz`: whether the process's run loop is alive.
     func liveness() async -> ProbeStatus
     /// `/readyz`: whether the runner can do its work.
@@ -203,7 +204,7 @@ struct ProbeHandler<Source: ProbeSource>: HTTPHandler {
         }
         switch request.path {
         case "/metrics":
-            let body = await source.metrics()
+            let body = await source.metrics(scrapeTimeout: Self.scrapeTimeout(request))
             return Self.response(.ok, body, type: MetricsExport.contentType, head: head)
         case "/healthz":
             return Self.probe(await source.liveness(), head: head)
@@ -212,6 +213,15 @@ struct ProbeHandler<Source: ProbeSource>: HTTPHandler {
         default:
             return Self.text(.notFound, "not found: this listener serves /metrics, /healthz and /readyz\n", head: head)
         }
+    }
+
+    /// The scraper's timeout, from Prometheus's `X-Prometheus-Scrape-Timeout-Seconds` header
+    /// (seconds, fractions allowed); nil when absent or not a positive number.
+    static func scrapeTimeout(_ request: FlyingFox.HTTPRequest) -> Duration? {
+        guard let text = request.headers[HTTPHeader("X-Prometheus-Scrape-Timeout-Seconds")],
+            let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite
+        else { return nil }
+        return .milliseconds(Int64(min(seconds, 86_400) * 1_000))
     }
 
     static func probe(_ status: ProbeStatus, head: Bool) -> FlyingFox.HTTPResponse {

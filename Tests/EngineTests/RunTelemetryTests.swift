@@ -250,6 +250,14 @@ struct RunTelemetryTests {
         stalled.gate.release()
     }
 
+    /// The bound follows the scraper's timeout: half a second inside it, at most 3 s, at least 0.2 s.
+    @Test func theStateWaitFollowsTheScrapeTimeout() {
+        #expect(RunTelemetry.stateReadWait(scrapeTimeout: nil) == .seconds(3))
+        #expect(RunTelemetry.stateReadWait(scrapeTimeout: .seconds(10)) == .seconds(3))
+        #expect(RunTelemetry.stateReadWait(scrapeTimeout: .milliseconds(1_500)) == .seconds(1))
+        #expect(RunTelemetry.stateReadWait(scrapeTimeout: .milliseconds(500)) == .milliseconds(200))
+    }
+
     /// A store whose reads wait while the test holds `gate`.
     final class StalledStore: StateStore {
         let inner: any StateStore

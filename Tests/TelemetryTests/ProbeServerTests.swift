@@ -11,10 +11,32 @@ import Testing
     /// A source whose answers the test sets.
     final class Source: ProbeSource {
         let state = Mutex((metrics: "", live: ProbeStatus.healthy, ready: ProbeStatus.healthy))
+        /// The scrape timeouts the listener passed on, one per `/metrics` request.
+        let timeouts = Mutex<[Duration?]>([])
 
-        func metrics() async -> String { state.withLock { $0.metrics } }
+        func metrics(scrapeTimeout: Duration?) async -> String {
+            timeouts.withLock { $0.append(scrapeTimeout) }
+            return state.withLock { $0.metrics }
+        }
         func liveness() async -> ProbeStatus { state.withLock { $0.live } }
         func readiness() async -> ProbeStatus { state.withLock { $0.ready } }
+    }
+
+    /// Prometheus's scrape timeout header reaches the source (a scrape bounds its reading of the
+    /// state by it); absent or not a positive number, the source gets none.
+    @Test func passesTheScrapeTimeoutOn() async throws {
+        let source = Source()
+        let server = try await ProbeServer.start(
+            at: ListenAddress(host: "127.0.0.1", family: .ipv4, port: 0), source: source)
+        defer { Task { await server.stop() } }
+        let port = server.address.port
+        let header = "X-Prometheus-Scrape-Timeout-Seconds"
+        for value in ["1.5", "10", "-1", "soon"] {
+            let response = try await RawHTTP.request("GET", "/metrics", port: port, headers: [(header, value)])
+            #expect(response.status == 200)
+        }
+        _ = try await RawHTTP.request("GET", "/metrics", port: port)
+        #expect(source.timeouts.withLock { $0 } == [.milliseconds(1_500), .seconds(10), nil, nil, nil])
     }
 
     /// `/metrics` in the Prometheus text format 0.0.4; `/healthz` and `/readyz` 200 `ok`, then

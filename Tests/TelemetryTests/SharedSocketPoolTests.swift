@@ -128,7 +128,7 @@ struct SharedSocketPoolTests {
     }
 
     final class FixedSource: ProbeSource {
-        func metrics() async -> String { "" }
+        func metrics(scrapeTimeout: Duration?) async -> String { "" }
         func liveness() async -> ProbeStatus { .healthy }
         func readiness() async -> ProbeStatus { .healthy }
     }

@@ -212,6 +212,13 @@ public final class RunTelemetry: Sendable {
     /// How long a scrape waits for the state: well inside Prometheus's default scrape timeout (10 s).
     public static let stateReadWait: Duration = .seconds(3)
 
+    /// How long a scrape whose scraper waits `scrapeTimeout` waits for the state: half a second
+    /// less than that, if that is shorter than `stateReadWait`, and at least 0.2 s.
+    public static func stateReadWait(scrapeTimeout: Duration?) -> Duration {
+        guard let scrapeTimeout else { return stateReadWait }
+        return max(.milliseconds(200), min(stateReadWait, scrapeTimeout - .milliseconds(500)))
+    }
+
     /// Each agent's pauses and limiter, and the leases `holder` holds live at `now` with their
     /// expiries, in one read.
     static func readState(store: any StateStore, holder: String, agents: [String], now: Date) async throws
@@ -240,8 +247,10 @@ public final class RunTelemetry: Sendable {
     }
 
     /// The exposition, after reading the state as of `now` for `holder`.
-    public func exposition(store: any StateStore, holder: String, now: Date) async -> String {
-        await collectState(store: store, holder: holder, now: now)
+    public func exposition(
+        store: any StateStore, holder: String, now: Date, wait: Duration = RunTelemetry.stateReadWait
+    ) async -> String {
+        await collectState(store: store, holder: holder, now: now, wait: wait)
         return export.exposition()
     }
 

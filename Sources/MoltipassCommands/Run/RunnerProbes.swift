@@ -132,8 +132,9 @@ struct DaemonProbeSource: ProbeSource {
     let holder: String
     let clock: @Sendable () -> Date
 
-    func metrics() async -> String {
-        await telemetry.exposition(store: store, holder: holder, now: clock())
+    func metrics(scrapeTimeout: Duration?) async -> String {
+        await telemetry.exposition(
+            store: store, holder: holder, now: clock(), wait: RunTelemetry.stateReadWait(scrapeTimeout: scrapeTimeout))
     }
 
     func liveness() async -> ProbeStatus { probes.liveness() }
