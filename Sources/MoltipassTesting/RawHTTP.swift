@@ -34,7 +34,7 @@ public enum RawHTTP {
         _ method: String, _ path: String, host: String, port: UInt16, timeout: TimeInterval,
         headers extra: [(String, String)]
     ) throws -> Response {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
@@ -58,7 +58,9 @@ public enum RawHTTP {
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw HarnessError("send: \(String(cString: strerror(errno)))") }
+            guard count > 0 else {
+                throw HarnessError("send \(method) \(path): \(String(cString: strerror(errno)))")
+            }
             sent += count
         }
         var bytes: [UInt8] = []
@@ -66,7 +68,9 @@ public enum RawHTTP {
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw HarnessError("recv: \(String(cString: strerror(errno)))") }
+            guard count >= 0 else {
+                throw HarnessError("recv \(method) \(path): \(String(cString: strerror(errno)))")
+            }
             if count == 0 { break }
             bytes += chunk[..<count]
         }

@@ -60,19 +60,25 @@ struct SharedSocketPoolTests {
     /// A socket closed while a task waits on it, and its number given to another socket: the old
     /// wait ends as disconnected (it must not wake for, and read, the other socket's bytes); the
     /// new one wakes when its bytes come.
+    ///
+    /// The number is one far above those the process hands out (the lowest free one each time),
+    /// placed with `dup2`: a low number closed here went to whichever socket was made next, in
+    /// this test (its own second client) or in another running beside it, and `dup2` onto it then
+    /// closed that socket (another test's connection was reset; this one waited for ever).
     @Test func aReusedNumberDoesNotWakeTheOldWaiter() async throws {
         let pool = SharedSocketPool()
         try await pool.prepare()
         let listener = try Listener()
         defer { listener.close() }
-        let connection = listener.connection
-        let first = try connection()
+        let number = try #require(Self.spareDescriptor(), "no spare descriptor number")
+        let first = try listener.connection()
         defer { try? first.client.close() }
-        let number = first.server
+        #expect(dup2(first.server, number) == number)
+        close(first.server)
         let old = Task { try await pool.suspendSocket(Socket(file: .init(rawValue: number)), untilReadyFor: .read) }
         try await Task.sleep(for: .milliseconds(200))
         close(number)
-        let second = try connection()
+        let second = try listener.connection()
         defer { try? second.client.close() }
         #expect(dup2(second.server, number) == number)
         close(second.server)
@@ -82,6 +88,21 @@ struct SharedSocketPoolTests {
         _ = try second.client.write(Data("hello".utf8))
         try await new.value
         await #expect(throws: SocketError.disconnected) { try await old.value }
+    }
+
+    /// A descriptor number no file of this process has, far above the ones it hands out (the soft
+    /// limit raised to 4096 first where it is lower and the hard limit allows).
+    static func spareDescriptor() -> Int32? {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        if limit.rlim_cur < 4_096, limit.rlim_max > limit.rlim_cur {
+            limit.rlim_cur = min(limit.rlim_max, 4_096)
+            _ = setrlimit(resource, &limit)
+            guard getrlimit(resource, &limit) == 0 else { return nil }
+        }
+        let top = Int32(min(limit.rlim_cur - 1, 16_383))
+        return stride(from: top, to: top / 2, by: -1).first { fcntl($0, F_GETFD) == -1 && errno == EBADF }
     }
 
     /// More listeners at once than libdispatch has threads (each of FlyingFox's own pools held one
