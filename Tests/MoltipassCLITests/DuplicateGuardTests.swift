@@ -143,7 +143,7 @@ struct DuplicateGuardTests {
         let inside = try await fixture.run([short, "--once", "--json"], at: noon.addingTimeInterval(43_200))
         #expect(inside.stdout.contains("duplicate content: the same text"), "\(inside.stdout)")
         // A day on: the default window still holds the text; the one-day window has let it go.
-        let later = noon.addingTimeInterval(86_400 + 5)
+        let later = noon.addingTimeInterval(86_400 + 30)
         let guarded = try await fixture.run([long, "--once", "--json"], at: later)
         #expect(guarded.stdout.contains("duplicate content: the same text as the post sent"), "\(guarded.stdout)")
         let again = try await fixture.run([short, "--once", "--json"], at: later)

@@ -42,7 +42,11 @@ struct PendingWritesTests {
             }, "\(eleven.stdout)")
         #expect(
             items.contains { $0["outcome"]?.string == "deferred" && $0["action"]?.string?.contains("Item 1") == true })
-        _ = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(2 * 3_600 + 5))
+        // Half a minute past 12:00, not seconds: the run's clock starts at --now when the command
+        // begins, and a write is charged when it leaves; on a loaded machine the 10:00 post left
+        // many seconds after 10:00 (its cooldown with it), and a run 5 s past 12:00 waited still.
+        // Within the minute a cron run may be late before its occurrence counts as missed.
+        _ = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(2 * 3_600 + 30))
         #expect(try await fixture.titles(of: "expiring_poster") == ["Item 0", "Item 1"])
     }
 
@@ -124,7 +128,7 @@ struct PendingWritesTests {
         #expect(again.status == 1)
         #expect(again.stdout.contains("no waiting write has this key"), "\(again.stdout)")
         // 12:00: the next post goes; the cancelled one never does.
-        _ = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(2 * 3_600 + 5))
+        _ = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(2 * 3_600 + 30))
         #expect(try await fixture.titles(of: "cancelling_poster") == ["Note 10:00", "Note 12:00"])
         let history = try await fixture.home.run([
             "history", "cancelling_poster", "--since", "24h", "--state", fixture.statePath, "--json",

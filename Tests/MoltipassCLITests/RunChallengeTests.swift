@@ -72,7 +72,7 @@ struct RunChallengeTests {
         #expect(try await fixture.counter("suspensions") == 0)
         // The pause ends after six hours and posting resumes: the next post is challenged and
         // declined again, so the agent pauses again — one failure per six hours, never ten in a row.
-        let resumed = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(6 * 3_600 + 5))
+        let resumed = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(6 * 3_600 + 30))
         #expect(resumed.status == 6, "\(resumed.stderr)")
         #expect(try await fixture.counter("posts_created") == 2)
         #expect(try await fixture.counter("challenges_issued") == 2)
