@@ -26,10 +26,10 @@ extension SandboxState {
     /// suspended and the refusal is returned; nil otherwise.
     mutating func duplicateRefusal(_ agentID: String, text: String, now: Date) -> APIResult? {
         let print = Self.contentPrint(text)
-        guard var agent = agents[agentID] else { return nil }
-        let repeated = !agent.contentPrints.insert(print).inserted
-        agents[agentID] = agent
-        guard repeated, config.enforceDuplicates else { return nil }
+        guard agents[agentID] != nil else { return nil }
+        // In place: a copy of the agent taken out first made every insert copy its whole set.
+        let repeated = agents[agentID]?.contentPrints.insert(print).inserted == false
+        guard repeated, config.enforceDuplicates, var agent = agents[agentID] else { return nil }
         counters.duplicateRefusals += 1
         counters.suspensions += 1
         agent.offenses += 1

@@ -42,10 +42,12 @@ extension AccountPass {
     /// runner between passes and only the records since the last pass are read
     /// (`Runner.LedgerSightings`), unless the ledger's generation changed (a withdrawn write's
     /// record forgotten, here or by `moltipass cancel`).
-    func contentSightings() async -> [String: ContentSighting] {
+    func contentSightings() async -> ContentSightings {
         if let seen = memo.contentSeen { return seen }
         let (agent, since) = (agent, now.addingTimeInterval(-duplicateWindow))
-        let cached = runner.ledgerSightings.withLock { $0[agent] }
+        // Taken out of the runner while it grows, so that adding the new records changes it in
+        // place instead of copying a month of sightings; put back below.
+        let cached = runner.ledgerSightings.withLock { $0.removeValue(forKey: agent) }
         let from = cached.map { max($0.through, since) } ?? since
         let read = try? await store.read { reader in
             (
@@ -70,39 +72,47 @@ extension AccountPass {
             ledger.add(record)
         }
         ledger.compact(before: since)
-        runner.ledgerSightings.withLock { $0[agent] = ledger }
-        var seen = ledger.sightings
-        for entry in read?.1 ?? [] where entry.state == .intent || entry.state == .failed {
-            guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
-                seen[print.exact] == nil
-            else { continue }
-            seen[print.exact] = ContentSighting(
-                kind: ContentFingerprint.ledgerKind(write.kind), at: entry.createdAt, journalKey: entry.key,
-                excerpt: Self.excerpt(write),
-                sent: false, sketch: print.sketch)
-        }
+        runner.ledgerSightings.withLock { [ledger] in $0[agent] = ledger }
+        var seen = ContentSightings(ledger: ledger)
+        seen.notePending(read?.1 ?? [])
         memo.contentSeen = seen
         return seen
     }
 
     /// The earlier text `print` nearly repeats (`ContentFingerprint.nearDuplicateSimilarity`),
-    /// with how similar, if any; never the write's own journal entry.
+    /// with how similar, if any; never the write's own journal entry. Of several as similar, the
+    /// newest (then the first excerpt, then fingerprint): the same answer in every process.
     static func nearDuplicate(
-        of print: ContentFingerprint, among planned: [String: ContentSighting], _ seen: [String: ContentSighting],
+        of print: ContentFingerprint, among planned: [String: ContentSighting], _ seen: ContentSightings,
         except key: String, since earliest: Date
     ) -> (sighting: ContentSighting, similarity: Double)? {
         guard !print.sketch.isEmpty else { return nil }
-        var best: (sighting: ContentSighting, similarity: Double)?
-        for sighting in [planned.values, seen.values].joined()
+        var best: (exact: String, sighting: ContentSighting, similarity: Double)?
+        for (exact, sighting) in planned.map({ ($0.key, $0.value) }) + seen.nearCandidates(of: print.sketch)
         where sighting.journalKey != key && sighting.counts(since: earliest) {
             let sketch = sighting.sketch.isEmpty ? Self.sketch(sighting.signature) : sighting.sketch
             guard !sketch.isEmpty else { continue }
             let similarity = ContentFingerprint.similarity(print.sketch, sketch)
-            if similarity >= ContentFingerprint.nearDuplicateSimilarity, similarity > (best?.similarity ?? 0) {
-                best = (sighting, similarity)
-            }
+            guard similarity >= ContentFingerprint.nearDuplicateSimilarity else { continue }
+            let candidate = (exact: exact, sighting: sighting, similarity: similarity)
+            if let known = best, !Self.beats(candidate, known) { continue }
+            best = candidate
         }
-        return best
+        return best.map { ($0.sighting, $0.similarity) }
+    }
+
+    /// Whether `candidate` is the better earlier text to name: more similar, then newer, then
+    /// the smaller excerpt, then fingerprint.
+    private static func beats(
+        _ candidate: (exact: String, sighting: ContentSighting, similarity: Double),
+        _ known: (exact: String, sighting: ContentSighting, similarity: Double)
+    ) -> Bool {
+        if candidate.similarity != known.similarity { return candidate.similarity > known.similarity }
+        if candidate.sighting.at != known.sighting.at { return candidate.sighting.at > known.sighting.at }
+        if candidate.sighting.excerpt != known.sighting.excerpt {
+            return candidate.sighting.excerpt < known.sighting.excerpt
+        }
+        return candidate.exact < known.exact
     }
 
     /// Parsed sketches of stored signatures, kept for the life of the process: the ledger's

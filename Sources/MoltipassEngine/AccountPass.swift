@@ -248,6 +248,6 @@ extension AccountPass {
         var journalContext: [String: (recipe: String, job: String)] = [:]
         /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
         /// fingerprint: read on first use in the pass (the machine keeps its own copy current).
-        var contentSeen: [String: ContentSighting]?
+        var contentSeen: ContentSightings?
     }
 }

@@ -27,6 +27,14 @@ struct ContentFingerprint: Sendable, Equatable {
     /// The estimated share of shingles two texts have in common (of all either has) from which
     /// the later one is a near-duplicate.
     static let nearDuplicateSimilarity = 0.9
+    /// How many of a sketch's smallest hashes a near-duplicate must share with it (7). The
+    /// merge in `similarity` walks the two sketches' union in ascending order, at most
+    /// `sketchSize` steps; every step before the first shared hash is a hash only one of them
+    /// has. Were that first shared hash past either sketch's first `nearDuplicateBand`, those
+    /// would all be such steps, and the similarity at most (64 − 7) / 64 < 0.9. So two texts at
+    /// the threshold share a hash among the first `nearDuplicateBand` of both, and an index on
+    /// them finds every candidate (`ContentFingerprintTests` checks it against the full scan).
+    static let nearDuplicateBand = Int((Double(sketchSize) * (1 - nearDuplicateSimilarity)).rounded(.down)) + 1
 
     init(text: String) {
         let tokens = ContentText.words(text)

@@ -106,7 +106,11 @@ public final class Runner: Sendable {
     /// The sent part of an account's duplicate-guard sightings, kept between passes.
     struct LedgerSightings: Sendable {
         /// The newest sighting of each exact fingerprint.
-        var sightings: [String: ContentSighting] = [:]
+        private(set) var sightings: [String: ContentSighting] = [:]
+        /// The fingerprints of the sightings whose sketch has this hash among its
+        /// `ContentFingerprint.nearDuplicateBand` smallest: a near-duplicate shares one of them
+        /// with the text it repeats, so a new text is compared with these, not with the month.
+        private(set) var near: [UInt32: [String]] = [:]
         /// The newest record read: the next pass reads from here.
         var through = Date.distantPast
         /// The ledger's generation when read (`PendingWrites.ledgerGenerationKey`).
@@ -118,21 +122,31 @@ public final class Runner: Sendable {
 
         mutating func add(_ record: ContentRecord) {
             through = max(through, record.recordedAt)
-            guard record.recordedAt >= sightings[record.fingerprint]?.at ?? .distantPast else { return }
+            let earlier = sightings[record.fingerprint]
+            guard record.recordedAt >= earlier?.at ?? .distantPast else { return }
             // The sketch is parsed once, here: the sightings live as long as the runner, and a
-            // long text is compared with every one of them (bench/notes.md, "What the split says").
+            // long text is compared with its candidates on every pass that plans one.
+            let sketch = record.signature.isEmpty ? [] : ContentFingerprint.sketch(from: record.signature) ?? []
             sightings[record.fingerprint] = ContentSighting(
                 kind: record.kind, at: record.recordedAt, journalKey: record.journalKey, excerpt: record.excerpt,
-                sent: true,
-                sketch: record.signature.isEmpty ? [] : ContentFingerprint.sketch(from: record.signature) ?? [],
-                signature: record.signature)
+                sent: true, sketch: sketch, signature: record.signature)
+            // The same text has the same sketch: indexed once (unless the earlier had none).
+            if earlier?.sketch.isEmpty ?? true { index(record.fingerprint, sketch) }
         }
 
         /// Drops sightings older than `earliest`, at most once a day of the ledger's time.
         mutating func compact(before earliest: Date) {
             guard earliest.timeIntervalSince(compactedAt) >= 86_400 else { return }
             sightings = sightings.filter { $0.value.at >= earliest }
+            near = [:]
+            for (fingerprint, sighting) in sightings { index(fingerprint, sighting.sketch) }
             compactedAt = earliest
+        }
+
+        private mutating func index(_ fingerprint: String, _ sketch: [UInt32]) {
+            for hash in sketch.prefix(ContentFingerprint.nearDuplicateBand) {
+                near[hash, default: []].append(fingerprint)
+            }
         }
     }
 

@@ -29,13 +29,20 @@ import Testing
         struct Rollback: Error {}
         _ = try? await store.transaction { tx in
             try await tx.recordContent(Self.record("a", "lost", at: 30))
+            try await tx.recordContent(Self.record("a", "lost too", at: 20))
+            try await tx.recordContent(Self.record("c", "lost with its account", at: 5))
             throw Rollback()
         }
         let all = try await store.read { try await $0.contentRecords(account: "a", since: T.at(0)) }
         #expect(all.map(\.fingerprint) == ["f1", "f2", "f3"])
         #expect(all.first == Self.record("a", "f1", at: 10))
+        #expect(try await store.read { try await $0.contentRecords(account: "c", since: T.at(0)) }.isEmpty)
         let recent = try await store.read { try await $0.contentRecords(account: "a", since: T.at(20)) }
         #expect(recent.map(\.fingerprint) == ["f2", "f3"])
+        for (since, expected) in [(9.0, ["f1", "f2", "f3"]), (11, ["f2", "f3"]), (21, []), (-5, ["f1", "f2", "f3"])] {
+            let read = try await store.read { try await $0.contentRecords(account: "a", since: T.at(since)) }
+            #expect(read.map(\.fingerprint) == expected, "since \(since)")
+        }
         let pruned = try await store.transaction { try await $0.pruneContent(account: "a", before: T.at(15)) }
         #expect(pruned == 1)
         #expect(try await store.read { try await $0.contentRecords(account: "a", since: T.at(0)) }.count == 2)

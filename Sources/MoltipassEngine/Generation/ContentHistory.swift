@@ -12,7 +12,7 @@ import Storage
 /// from the server before a state file's first post); the sightings, the recent titles and the
 /// guard's words here are built the same way.
 public struct ContentHistory: Sendable {
-    let sightings: [String: ContentSighting]
+    let sightings: ContentSightings
     public let now: Date
 
     /// How many distinct texts the state holds for the agent.
@@ -32,22 +32,15 @@ public struct ContentHistory: Sendable {
         }
         var ledger = Runner.LedgerSightings()
         for record in records { ledger.add(record) }
-        var seen = ledger.sightings
-        for entry in pending where entry.state == .intent || entry.state == .failed {
-            guard let write = entry.payload.flatMap(PlannedWrite.init(payload:)), let print = ContentFingerprint(write),
-                seen[print.exact] == nil
-            else { continue }
-            seen[print.exact] = ContentSighting(
-                kind: ContentFingerprint.ledgerKind(write.kind), at: entry.createdAt, journalKey: entry.key,
-                excerpt: AccountPass.excerpt(write), sent: false, sketch: print.sketch)
-        }
+        var seen = ContentSightings(ledger: ledger)
+        seen.notePending(pending)
         return ContentHistory(sightings: seen, now: now)
     }
 
     /// The agent's recent posts and comments (first lines), newest first, at most 20: what the
     /// planning gives a generator as `recent_titles`.
     public var recentTitles: [String] {
-        sightings.values.sorted { $0.at != $1.at ? $0.at > $1.at : $0.excerpt < $1.excerpt }.prefix(20).map(\.excerpt)
+        sightings.all.sorted { $0.at != $1.at ? $0.at > $1.at : $0.excerpt < $1.excerpt }.prefix(20).map(\.excerpt)
     }
 
     /// Why the duplicate guard refuses `write` (planned under `key`, by a recipe comparing over
@@ -55,7 +48,9 @@ public struct ContentHistory: Sendable {
     public func duplicate(of write: PlannedWrite, key: String, window: Int) -> String? {
         guard let print = ContentFingerprint(write) else { return nil }
         let earliest = now.addingTimeInterval(-TimeInterval(window))
-        let exact = sightings[print.exact].flatMap { $0.journalKey != key && $0.counts(since: earliest) ? $0 : nil }
+        let exact = sightings[exact: print.exact].flatMap {
+            $0.journalKey != key && $0.counts(since: earliest) ? $0 : nil
+        }
         let near =
             exact == nil
             ? AccountPass.nearDuplicate(of: print, among: [:], sightings, except: key, since: earliest) : nil

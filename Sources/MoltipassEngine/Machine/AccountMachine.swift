@@ -112,7 +112,7 @@ struct AccountMachine {
         case clientPrepared(identity: AgentIdentity, known: Bool)
         case fetched(Result<[Post], any Error>)
         case inbound(Result<InboundRead, any Error>)
-        case contentLedger([String: ContentSighting])
+        case contentLedger(ContentSightings)
         /// The targets already acted on; nil when the store failed (nothing is planned then).
         case facts(DoneTargets?)
         case generated(GenerationAnswer)

@@ -11,7 +11,7 @@ extension PlanningMachine {
         /// Nil until the first due step (`loadFacts`).
         var facts: DoneTargets?
         /// The duplicate guard's sightings, once the driver has read them (`loadContentLedger`).
-        var contentSeen: [String: ContentSighting]?
+        var contentSeen: ContentSightings?
     }
 
     /// The pass's running counts: `max_per_day` and the queue items taken, decoded from their

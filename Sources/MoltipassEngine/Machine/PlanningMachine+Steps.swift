@@ -104,10 +104,10 @@ extension PlanningMachine {
     mutating func duplicate(of expanded: StepExpander.Expanded, in work: inout JobWork) -> Duplicate? {
         // A write whose text is still to be generated has none to compare yet.
         guard expanded.generation == nil, let print = ContentFingerprint(expanded.write) else { return nil }
-        let seen = known.contentSeen ?? [:]
+        let seen = known.contentSeen ?? ContentSightings()
         // Sent within this recipe's window, or still waiting to be sent (whatever its age).
         let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))
-        let exact = [work.planned.content[print.exact], seen[print.exact]].compactMap { $0 }
+        let exact = [work.planned.content[print.exact], seen[exact: print.exact]].compactMap { $0 }
             .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
         let near =
             exact == nil

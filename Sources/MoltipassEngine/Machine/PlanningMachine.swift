@@ -65,7 +65,7 @@ struct PlanningMachine {
         /// A selection's posts, or why they could not be read.
         case fetched(Result<[Post], any Error>)
         /// The duplicate guard's sightings.
-        case contentLedger([String: ContentSighting])
+        case contentLedger(ContentSightings)
         /// The targets already acted on.
         case facts(DoneTargets)
         /// A generator's answer for the write asked about.
@@ -174,7 +174,7 @@ struct PlanningMachine {
             counts.queueLedger.take(work.planned.taken)
             counts.queueLedgerChanged = true
         }
-        known.contentSeen?.merge(work.planned.content) { earlier, _ in earlier }
+        for (exact, sighting) in work.planned.content { known.contentSeen?.note(sighting, as: exact) }
         return JobCommit(
             recipe: work.recipe.identity, job: work.job.id.value, intents: work.planned.intents,
             positions: work.planned.positions,

@@ -216,13 +216,19 @@ extension MemoryAccess {
         var stored = record
         stored.recordedAt = stored.recordedAt.storedInstant
         let account = record.account
-        let old = tables.content[account]
-        logUndo { $0.content[account] = old }
-        var records = old ?? []
+        // Inserted in place, and undone by removing it again (the undo log runs newest first):
+        // keeping the old array for the undo made every record copy the agent's whole ledger
+        // (a month of 100 recipes' plan spent a tenth of its time there).
         // Oldest first, ties in insertion order (SQLite's recorded_at, rowid).
-        let index = records.lastIndex { $0.recordedAt <= stored.recordedAt }.map { $0 + 1 } ?? 0
-        records.insert(stored, at: index)
-        tables.content[account] = records
+        let index =
+            tables.content[account].map { records in
+                records.lastIndex { $0.recordedAt <= stored.recordedAt }.map { $0 + 1 } ?? 0
+            } ?? 0
+        let existed = tables.content[account] != nil
+        logUndo { tables in
+            if existed { tables.content[account]?.remove(at: index) } else { tables.content[account] = nil }
+        }
+        tables.content[account, default: []].insert(stored, at: index)
     }
 
     func pruneContent(account: String, before date: Date) throws -> Int {

@@ -85,10 +85,16 @@ final class MemoryAccess: StateTransaction {
     // MARK: Content ledger
 
     func contentRecords(account: String, since: Date) throws -> [ContentRecord] {
-        let records = tables.content[account] ?? []
+        guard let records = tables.content[account] else { return [] }
         let cut = since.storedInstant
-        let first = records.firstIndex { $0.recordedAt >= cut } ?? records.endIndex
-        return Array(records[first...])
+        // Oldest first: the first record at or after `cut` by bisection (the engine reads the
+        // few records since its last pass out of a month of them).
+        var (low, high) = (records.startIndex, records.endIndex)
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].recordedAt < cut { low = middle + 1 } else { high = middle }
+        }
+        return Array(records[low...])
     }
 
     // MARK: Pauses and challenges
