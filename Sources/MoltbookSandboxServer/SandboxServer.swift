@@ -88,7 +88,9 @@ public final class SandboxServer: Sendable {
             throw StartError.alreadyStarted
         }
         do {
-            try await server.waitUntilListening(timeout: 10)
+            // Generous: binding is immediate, but the listener's task may wait for a thread on a
+            // loaded machine (10 s ran out once beside a build and another test process).
+            try await server.waitUntilListening(timeout: 60)
         } catch {
             await stop()
             throw error
