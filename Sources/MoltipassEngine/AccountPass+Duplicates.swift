@@ -47,7 +47,7 @@ extension AccountPass {
         let (agent, since) = (agent, now.addingTimeInterval(-duplicateWindow))
         // Taken out of the runner while it grows, so that adding the new records changes it in
         // place instead of copying a month of sightings; put back below.
-        let cached = runner.ledgerSightings.withLock { $0.removeValue(forKey: agent) }
+        var cached = runner.ledgerSightings.withLock { $0.removeValue(forKey: agent) }
         let from = cached.map { max($0.through, since) } ?? since
         let read = try? await store.read { reader in
             (
@@ -58,11 +58,11 @@ extension AccountPass {
         }
         var ledger: Runner.LedgerSightings
         var records = read?.0 ?? []
-        if let cached, cached.generation == read?.2 {
-            ledger = cached
+        if cached != nil, cached?.generation == read?.2, let kept = cached.take() {
+            ledger = kept  // moved out, so that it is the only reference and grows in place
         } else {
             ledger = Runner.LedgerSightings(generation: read?.2)
-            if cached != nil {
+            if cached.take() != nil {
                 // The ledger lost a record since: read it whole again.
                 records = (try? await store.read { try await $0.contentRecords(account: agent, since: since) }) ?? []
             }
@@ -88,16 +88,21 @@ extension AccountPass {
     ) -> (sighting: ContentSighting, similarity: Double)? {
         guard !print.sketch.isEmpty else { return nil }
         var best: (exact: String, sighting: ContentSighting, similarity: Double)?
-        for (exact, sighting) in planned.map({ ($0.key, $0.value) }) + seen.nearCandidates(of: print.sketch)
-        where sighting.journalKey != key && sighting.counts(since: earliest) {
-            let sketch = sighting.sketch.isEmpty ? Self.sketch(sighting.signature) : sighting.sketch
-            guard !sketch.isEmpty else { continue }
+        // The sketches first: the sighting is looked up only for a text at the threshold.
+        func consider(_ exact: String, _ sketch: [UInt32], _ sighting: () -> ContentSighting?) {
+            guard !sketch.isEmpty else { return }
             let similarity = ContentFingerprint.similarity(print.sketch, sketch)
-            guard similarity >= ContentFingerprint.nearDuplicateSimilarity else { continue }
+            guard similarity >= ContentFingerprint.nearDuplicateSimilarity, let sighting = sighting(),
+                sighting.journalKey != key, sighting.counts(since: earliest)
+            else { return }
             let candidate = (exact: exact, sighting: sighting, similarity: similarity)
-            if let known = best, !Self.beats(candidate, known) { continue }
+            if let known = best, !Self.beats(candidate, known) { return }
             best = candidate
         }
+        for (exact, sighting) in planned {
+            consider(exact, sighting.sketch.isEmpty ? Self.sketch(sighting.signature) : sighting.sketch) { sighting }
+        }
+        seen.forEachNearCandidate(of: print.sketch) { exact, sketch in consider(exact, sketch) { seen[exact: exact] } }
         return best.map { ($0.sighting, $0.similarity) }
     }
 

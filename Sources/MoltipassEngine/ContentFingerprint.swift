@@ -27,14 +27,23 @@ struct ContentFingerprint: Sendable, Equatable {
     /// The estimated share of shingles two texts have in common (of all either has) from which
     /// the later one is a near-duplicate.
     static let nearDuplicateSimilarity = 0.9
-    /// How many of a sketch's smallest hashes a near-duplicate must share with it (7). The
-    /// merge in `similarity` walks the two sketches' union in ascending order, at most
-    /// `sketchSize` steps; every step before the first shared hash is a hash only one of them
-    /// has. Were that first shared hash past either sketch's first `nearDuplicateBand`, those
-    /// would all be such steps, and the similarity at most (64 − 7) / 64 < 0.9. So two texts at
-    /// the threshold share a hash among the first `nearDuplicateBand` of both, and an index on
-    /// them finds every candidate (`ContentFingerprintTests` checks it against the full scan).
-    static let nearDuplicateBand = Int((Double(sketchSize) * (1 - nearDuplicateSimilarity)).rounded(.down)) + 1
+    /// How many of the smallest hashes of a sketch of `count` hashes an index must hold so that
+    /// every near-duplicate of its text shares one of them with it (7 for a full sketch, 2 for
+    /// a text of 9 shingles, 1 for 6).
+    ///
+    /// The merge in `similarity` walks the union of two sketches in ascending order, T ≤ 64
+    /// steps, S of them shared; every step before the first shared hash h is one only one sketch
+    /// has. If h is the i-th hash of this sketch (from 0), the i before it are such steps, so
+    /// i ≤ T − S ≤ (1 − t)·T at a similarity S / T ≥ t; and S ≤ `count` gives T ≤ `count` / t.
+    /// So i ≤ (1 − t)·min(64, `count` / t), and h is among the first ⌊that⌋ + 1 of this sketch,
+    /// and (the same for the other) among the first of the other's: two texts at the threshold
+    /// share a hash of both bands. The bounds are rounded up (a larger band only costs
+    /// comparisons); `ContentFingerprintTests` checks the index against the full scan.
+    static func nearDuplicateBand(count: Int) -> Int {
+        let t = nearDuplicateSimilarity
+        let union = min(Double(sketchSize), (Double(count) / t + 1e-9).rounded(.down))
+        return Int(((1 - t) * union + 1e-9).rounded(.down)) + 1
+    }
 
     init(text: String) {
         let tokens = ContentText.words(text)

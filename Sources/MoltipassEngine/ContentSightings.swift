@@ -50,15 +50,19 @@ struct ContentSightings: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// Every sighting a text with `sketch` may be a near-duplicate of: the ledger's that share
-    /// one of its `ContentFingerprint.nearDuplicateBand` smallest hashes (no other can reach the
-    /// threshold: `Runner.LedgerSightings.near`), and all of those added, with their fingerprints.
-    func nearCandidates(of sketch: [UInt32]) -> [(exact: String, sighting: ContentSighting)] {
-        var keys = Set<String>()
-        for hash in sketch.prefix(ContentFingerprint.nearDuplicateBand) {
-            keys.formUnion(ledger.near[hash] ?? [])
+    /// Calls `body` with the fingerprint and sketch of every text that one with `sketch` may
+    /// nearly repeat: the ledger's that share a hash of both bands with it (no other can reach
+    /// the threshold: `ContentFingerprint.nearDuplicateBand(count:)`; one sharing several comes
+    /// several times), and every one added.
+    func forEachNearCandidate(of sketch: [UInt32], _ body: (String, [UInt32]) -> Void) {
+        for hash in sketch.prefix(ContentFingerprint.nearDuplicateBand(count: sketch.count)) {
+            for number in ledger.near[hash] ?? [] {
+                let candidate = ledger.sketched[Int(number)]
+                body(candidate.fingerprint, candidate.sketch)
+            }
         }
-        return keys.compactMap { key in ledger.sightings[key].map { (key, $0) } }
-            + added.map { ($0.key, $0.value) }
+        for (exact, sighting) in added {
+            body(exact, sighting.sketch.isEmpty ? AccountPass.sketch(sighting.signature) : sighting.sketch)
+        }
     }
 }

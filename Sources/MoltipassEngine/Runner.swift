@@ -107,10 +107,13 @@ public final class Runner: Sendable {
     struct LedgerSightings: Sendable {
         /// The newest sighting of each exact fingerprint.
         private(set) var sightings: [String: ContentSighting] = [:]
-        /// The fingerprints of the sightings whose sketch has this hash among its
-        /// `ContentFingerprint.nearDuplicateBand` smallest: a near-duplicate shares one of them
-        /// with the text it repeats, so a new text is compared with these, not with the month.
-        private(set) var near: [UInt32: [String]] = [:]
+        /// Each sketched text once (its number is its place here): fingerprint and sketch.
+        private(set) var sketched: [(fingerprint: String, sketch: [UInt32])] = []
+        /// The numbers of the sketched texts that have this hash in their band
+        /// (`ContentFingerprint.nearDuplicateBand(count:)`): a near-duplicate shares a hash of
+        /// both bands with the text it repeats, so a new text is compared with these only, and
+        /// by their sketches alone (a month of an agent's texts is ~1,700).
+        private(set) var near: [UInt32: [Int32]] = [:]
         /// The newest record read: the next pass reads from here.
         var through = Date.distantPast
         /// The ledger's generation when read (`PendingWrites.ledgerGenerationKey`).
@@ -138,14 +141,17 @@ public final class Runner: Sendable {
         mutating func compact(before earliest: Date) {
             guard earliest.timeIntervalSince(compactedAt) >= 86_400 else { return }
             sightings = sightings.filter { $0.value.at >= earliest }
-            near = [:]
+            (sketched, near) = ([], [:])
             for (fingerprint, sighting) in sightings { index(fingerprint, sighting.sketch) }
             compactedAt = earliest
         }
 
         private mutating func index(_ fingerprint: String, _ sketch: [UInt32]) {
-            for hash in sketch.prefix(ContentFingerprint.nearDuplicateBand) {
-                near[hash, default: []].append(fingerprint)
+            guard !sketch.isEmpty else { return }
+            let number = Int32(sketched.count)
+            sketched.append((fingerprint, sketch))
+            for hash in sketch.prefix(ContentFingerprint.nearDuplicateBand(count: sketch.count)) {
+                near[hash, default: []].append(number)
             }
         }
     }
