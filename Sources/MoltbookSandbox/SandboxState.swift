@@ -146,15 +146,16 @@ struct SandboxState: Sendable {
             return withAnonymousHeaders(
                 .error(401, "Authentication required", hint: "Send Authorization: Bearer YOUR_API_KEY"), now)
         }
-        guard let agentID = agentIDByKey[key], var agent = agents[agentID] else {
+        guard let agentID = agentIDByKey[key], let name = agents[agentID]?.name else {
             counters.authFailures += 1
             let hint = config.dialect == .moltbookCom ? "Check the key you saved at registration" : nil
             return withAnonymousHeaders(.error(401, "Invalid API key", hint: hint), now)
         }
-        counters.requestsByAgent[agent.name, default: 0] += 1
-        count(endpoint, by: agent.name, now: now)
-        agent.lastActive = now
-        agents[agentID] = agent
+        counters.requestsByAgent[name, default: 0] += 1
+        count(endpoint, by: name, now: now)
+        // In place: a copy of the agent held through the request made the agent's first change
+        // of a collection (its content prints) copy the whole collection.
+        agents[agentID]?.lastActive = now
         sweepExpiredChallenges(of: agentID, now: now)
 
         let profile = limitProfile(of: agentID, now: now)
