@@ -66,7 +66,10 @@ package struct PlanCollector {
         return answered
     }
 
-    func result(
+    /// The plan. Takes the collected events (the collector is done after it): a month of 100
+    /// recipes is ~200,000 events, and naming their targets in a copy held two of them at the
+    /// plan's peak of memory.
+    mutating func result(
         recipes: [Recipe], options: PlanOptions, feed: PlanFeed, feedDescription: String, stateCopied: Bool,
         passes: Int
     ) -> PlanResult {
@@ -90,10 +93,13 @@ package struct PlanCollector {
             server.duplicateRefusals = counters.duplicateRefusals
             server.suspensions = counters.suspensions
         }
-        var result = PlanResult(
-            scenario: scenario, timeZones: zones, events: namingTargets(events),
-            summary: summary(tally: tally), server: server)
-        if recipes.contains(where: \.answers) { result.conversations = Self.conversations(in: events) }
+        let summary = summary(tally: tally)
+        let conversations = recipes.contains(where: \.answers) ? Self.conversations(in: events) : nil
+        var events = self.events
+        self.events = []
+        nameTargets(in: &events)
+        var result = PlanResult(scenario: scenario, timeZones: zones, events: events, summary: summary, server: server)
+        result.conversations = conversations
         let simulated =
             options.simulatedAgents ?? (recipes.contains(where: \.answers) ? PlanOptions.defaultSimulatedAgents : 0)
         if simulated > 0 { result.scenario.simulatedAgents = simulated }
@@ -154,20 +160,17 @@ package struct PlanCollector {
 
     /// The events with the title and author of each post they target: the feed's posts as
     /// published, and the posts the planned agents created.
-    func namingTargets(_ events: [PlanResult.Event]) -> [PlanResult.Event] {
+    func nameTargets(in events: inout [PlanResult.Event]) {
         var known = world.published.withLock { $0 }
         for (key, id) in store.createdPosts.withLock({ $0 }) {
             guard let intent = store.intent(key: key), let title = intent.write?.title else { continue }
             known[id] = PlanResult.PostRef(title: title, author: intent.intent.account)
         }
-        return events.map { event in
-            guard let target = event.target, Self.targetsPost(event.action), let post = known[target] else {
-                return event
-            }
-            var named = event
-            named.targetTitle = post.title
-            named.targetAuthor = post.author
-            return named
+        for index in events.indices {
+            guard let target = events[index].target, Self.targetsPost(events[index].action), let post = known[target]
+            else { continue }
+            events[index].targetTitle = post.title
+            events[index].targetAuthor = post.author
         }
     }
 
