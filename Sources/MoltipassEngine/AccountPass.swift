@@ -144,7 +144,8 @@ final class AccountPass {
         // holder (its writes would overwrite a ledger it no longer owns).
         let (limiterData, info) = access.leaseLost ? (nil, nil) : limiterWrites()
         let heartbeat = Heartbeat(
-            holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)")
+            holder: runner.configuration.holder, startedAt: now, lastTick: now, detail: "agent \(agent)",
+            leaseTime: runner.configuration.leaseTTL)
         // A lease lost during the pass is not this pass's to release (its holder may even be this
         // process again, under a newer token).
         let (agent, holder, now, release) = (

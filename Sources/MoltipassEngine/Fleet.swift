@@ -69,7 +69,7 @@ extension Runner {
     func agentsToDrive(now: Date, report: inout RunReport) async -> [String] {
         guard configuration.spreadAgents else { return agents }
         let (holder, ttl) = (configuration.holder, configuration.leaseTTL)
-        let heartbeat = Heartbeat(holder: holder, startedAt: startedAt, lastTick: now, detail: "runner")
+        let heartbeat = Heartbeat(holder: holder, startedAt: startedAt, lastTick: now, detail: "runner", leaseTime: ttl)
         let facts: ([Heartbeat], [Lease])
         do {
             facts = try await store.transaction { transaction in
@@ -87,7 +87,7 @@ extension Runner {
         }
         let (heartbeats, leases) = facts
         let live = Set(
-            heartbeats.filter { $0.holder == holder || Self.isLiveDaemon($0, now: now, ttl: ttl) }.map(\.holder))
+            heartbeats.filter { $0.holder == holder || $0.isLiveDaemon(at: now, fallback: ttl) }.map(\.holder))
         let owners = FleetAssignment.assign(agents: agents, runners: Array(live))
         let leaseOf = Dictionary(leases.map { ($0.account, $0) }, uniquingKeysWith: { first, _ in first })
         var view = FleetView()
@@ -142,11 +142,5 @@ extension Runner {
         view.driven = drive.sorted()
         report.fleet = view
         return drive
-    }
-
-    /// A daemon's heartbeat younger than the lease time (`run --once` runs are not runners of
-    /// the fleet: they come and go).
-    static func isLiveDaemon(_ heartbeat: Heartbeat, now: Date, ttl: TimeInterval) -> Bool {
-        heartbeat.holder.hasPrefix("daemon-") && now.timeIntervalSince(heartbeat.lastTick) < ttl
     }
 }

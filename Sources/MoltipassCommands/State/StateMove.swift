@@ -102,14 +102,15 @@ public struct StateMove: Sendable {
         var users = leases.filter { !$0.holder.isEmpty && $0.expiresAt > now }.map {
             "\($0.holder) holds \($0.account) until \(Self.iso($0.expiresAt))"
         }
-        users += heartbeats.filter { $0.holder.hasPrefix("daemon-") && now.timeIntervalSince($0.lastTick) < ttl }
-            .map { "\($0.holder) was running at \(Self.iso($0.lastTick))" }
+        let running = heartbeats.filter { $0.isLiveDaemon(at: now, fallback: ttl) }
+        users += running.map { "\($0.holder) was running at \(Self.iso($0.lastTick))" }
         guard users.isEmpty else {
             throw StorageError(
                 .busy,
                 "a runner still uses \(path) (\(users.joined(separator: "; "))): stop every daemon and cron run "
                     + "of this state first (a daemon stopped with SIGTERM releases its leases; one that was killed "
-                    + "is forgotten after \(Int(ttl / 60)) minutes), then migrate again")
+                    + "is forgotten after its lease time, \(Self.minutes(running.map { $0.leaseTime ?? ttl }.max() ?? ttl))), then "
+                    + "migrate again")
         }
     }
 
@@ -155,4 +156,11 @@ public struct StateMove: Sendable {
     }
 
     private static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    /// A lease time in words: "10 minutes", "90 seconds".
+    private static func minutes(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded(.up))
+        guard whole % 60 == 0 else { return "\(whole) seconds" }
+        return whole == 60 ? "1 minute" : "\(whole / 60) minutes"
+    }
 }

@@ -132,8 +132,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// The most recent engine tick of any process, if any.
     public var lastTick: Date?
     /// The live runners, by holder (most recent tick first): every process holding a live lease,
-    /// and every daemon whose heartbeat is younger than the default lease time (a daemon ticks at
-    /// least every half lease time). A cron run that ended, or a daemon gone for longer, is not a
+    /// and every daemon whose heartbeat is younger than its lease time (a daemon ticks at least
+    /// every half lease time; the default lease time for a heartbeat that does not say its own). A cron run that ended, or a daemon gone for longer, is not a
     /// runner any more (its heartbeat still counts for `last_tick`).
     public var runners: [RunnerStatus] = []
 
@@ -152,10 +152,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
         lastTick = heartbeats.map(\.lastTick).max()
         let liveLeases = leases.filter { $0.isLive(at: now) }
         let holders = Set(liveLeases.map(\.holder))
-        let ttl = Runner.Configuration.defaultLeaseTTL
         let live = heartbeats.filter { beat in
             holders.contains(beat.holder)
-                || (beat.holder.hasPrefix("daemon-") && now.timeIntervalSince(beat.lastTick) < ttl)
+                || beat.isLiveDaemon(at: now, fallback: Runner.Configuration.defaultLeaseTTL)
         }
         let runners = live.map { beat in
             RunnerStatus(
