@@ -162,10 +162,7 @@ package struct PlanCollector {
     /// published, and the posts the planned agents created.
     func nameTargets(in events: inout [PlanResult.Event]) {
         var known = world.published.withLock { $0 }
-        for (key, id) in store.createdPosts.withLock({ $0 }) {
-            guard let intent = store.intent(key: key), let title = intent.write?.title else { continue }
-            known[id] = PlanResult.PostRef(title: title, author: intent.intent.account)
-        }
+        known.merge(store.createdPosts.withLock { $0 }) { _, created in created }
         for index in events.indices {
             guard let target = events[index].target, Self.targetsPost(events[index].action), let post = known[target]
             else { continue }

@@ -14,9 +14,13 @@ package final class RecordingStateStore: StateStore, Sendable {
     }
 
     let inner: any StateStore
+    /// The intents journaled lately, decoded (the collector asks for each report item's). At
+    /// most `cap`: past it the cache starts over and older ones are read back from the store
+    /// (`knownIntent`); keeping every one held a month's writes twice (bench/notes.md).
     let intents = Mutex<[String: Intent]>([:])
-    /// The server's id of each post a journaled write created (journal key → id).
-    let createdPosts = Mutex<[String: String]>([:])
+    static let cap = 20_000
+    /// The title and author of each post a journaled write created, by the server's id.
+    let createdPosts = Mutex<[String: PlanResult.PostRef]>([:])
 
     package init(inner: any StateStore) { self.inner = inner }
 
@@ -37,7 +41,10 @@ package final class RecordingStateStore: StateStore, Sendable {
         // The payload is kept decoded only: a month of 100 recipes journals ~240 000 writes.
         var kept = intent
         kept.payload = nil
-        intents.withLock { $0[intent.key] = Intent(intent: kept, write: write) }
+        intents.withLock { cache in
+            if cache.count >= Self.cap { cache.removeAll(keepingCapacity: true) }
+            cache[intent.key] = Intent(intent: kept, write: write)
+        }
     }
 
     /// The journaled write with this idempotency key (a report item's `key`).
@@ -53,7 +60,10 @@ package final class RecordingStateStore: StateStore, Sendable {
         var intent = entry.intent
         intent.payload = nil  // kept decoded only, as in record(_:)
         let found = Intent(intent: intent, write: entry.payload.flatMap(PlannedWrite.init(payload:)))
-        intents.withLock { $0[key] = found }
+        intents.withLock { cache in
+            if cache.count >= Self.cap { cache.removeAll(keepingCapacity: true) }
+            cache[key] = found
+        }
         return found
     }
 }
@@ -133,8 +143,10 @@ private struct RecordingTransaction: StateTransaction {
     }
     func markDone(key: String, remoteID: String?, at now: Date) async throws -> JournalEntry {
         let entry = try await inner.markDone(key: key, remoteID: remoteID, at: now)
-        if let remoteID, entry.action == PlannedWrite.Kind.post.rawValue {
-            store.createdPosts.withLock { $0[key] = remoteID }
+        if let remoteID, entry.action == PlannedWrite.Kind.post.rawValue,
+            let title = entry.payload.flatMap(PlannedWrite.init(payload:))?.title
+        {
+            store.createdPosts.withLock { $0[remoteID] = PlanResult.PostRef(title: title, author: entry.account) }
         }
         return entry
     }
