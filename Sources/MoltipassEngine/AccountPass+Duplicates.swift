@@ -18,6 +18,9 @@ struct ContentSighting: Sendable, Equatable {
     /// The stored sketch of a ledger record, not parsed yet.
     var signature: String = ""
 
+    /// The sketch to compare with: kept, or parsed from the stored signature (empty when none).
+    var comparableSketch: [UInt32] { sketch.isEmpty ? AccountPass.sketch(signature) : sketch }
+
     /// Whether it counts for a guard whose window starts at `earliest`: sent since then, or
     /// waiting to be sent (whatever its age).
     func counts(since earliest: Date) -> Bool { !sent || at >= earliest }
@@ -100,7 +103,7 @@ extension AccountPass {
             best = candidate
         }
         for (exact, sighting) in planned {
-            consider(exact, sighting.sketch.isEmpty ? Self.sketch(sighting.signature) : sighting.sketch) { sighting }
+            consider(exact, sighting.comparableSketch) { sighting }
         }
         seen.forEachNearCandidate(of: print.sketch) { exact, sketch in consider(exact, sketch) { seen[exact: exact] } }
         return best.map { ($0.sighting, $0.similarity) }

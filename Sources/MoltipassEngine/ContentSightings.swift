@@ -62,7 +62,7 @@ struct ContentSightings: Sendable, ExpressibleByDictionaryLiteral {
             }
         }
         for (exact, sighting) in added {
-            body(exact, sighting.sketch.isEmpty ? AccountPass.sketch(sighting.signature) : sighting.sketch)
+            body(exact, sighting.comparableSketch)
         }
     }
 }
