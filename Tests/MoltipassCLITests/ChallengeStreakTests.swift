@@ -42,7 +42,9 @@ struct ChallengeStreakTests {
         #expect(health.status == 1)
         #expect(health.stderr.contains("2 verification challenges failed in a row"), "\(health.stderr)")
         // The two challenged posts are parked and shown, never re-sent as they are.
-        let parked = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let parked = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(end),
+        ])
         #expect(parked.stdout.components(separatedBy: "parked post \"Item ").count == 3, "\(parked.stdout)")
 
         let resumed = try await fixture.home.run([
@@ -54,7 +56,9 @@ struct ChallengeStreakTests {
         #expect(again.status == 6, "\(again.stderr)")
         #expect(try await fixture.counter("challenges_issued") == 3)
         // One failure since the resume: a timed pause, not a stop.
-        let status = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let status = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(end.addingTimeInterval(60)),
+        ])
         #expect(!status.stdout.contains("lifted by hand"), "\(status.stdout)")
 
         // No queue item lost: once challenges stop and the pause ends, the queue goes on from the
@@ -71,7 +75,10 @@ struct ChallengeStreakTests {
             lines.append("\(run.status) \(run.stderr)")
         }
         #expect(try await fixture.titles(of: "declining_agent") == ["Item 3", "Item 4", "Item 5"], "\(lines)")
-        let shown = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let shown = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now",
+            RunFixture.iso(end.addingTimeInterval(4 * 1_805)),
+        ])
         for item in 0...2 {
             #expect(shown.stdout.contains("parked post \"Item \(item)\""), "\(shown.stdout)")
         }
@@ -97,7 +104,10 @@ struct ChallengeStreakTests {
             RunFixture.iso(t0.addingTimeInterval(1_900)),
         ])
         #expect(health.status == 0, "\(health.stderr)")
-        let resumed = try await fixture.home.run(["resume", "paused_by_hand", "--state", fixture.statePath, "--json"])
+        let resumed = try await fixture.home.run([
+            "resume", "paused_by_hand", "--state", fixture.statePath, "--json", "--now",
+            RunFixture.iso(t0.addingTimeInterval(1_950)),
+        ])
         #expect(resumed.stdout.contains("\"lifted\":[\"manual\"]"), "\(resumed.stdout)")
         let after = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(2 * 1_805))
         #expect(after.status == 0, "\(after.stderr)")

@@ -122,8 +122,7 @@ struct ConversationDayTests {
         _ = try await clients["stranger"]?.requestDM(to: "reef", message: "Hi reef, I sell shells. Interested?")
     }
 
-    @Test func aDayWithKillsAnswersEachReplyOnce() async throws {
-        guard TestDialect.current == .moltbookCom else { return }
+    @Test(.pinsItsDialect) func aDayWithKillsAnswersEachReplyOnce() async throws {
         var day = try await Self.setUp()
         defer { Task { [fixture = day.fixture] in await fixture.stop() } }
         let end = try await day.run.live(label: "ConversationDayTests", from: Self.start)
@@ -235,7 +234,9 @@ struct ConversationDayTests {
             #expect(conversation["decided_by"]?.string != "agent", "reef decided a request itself")
         }
         let status = try await day.fixture.home.run(
-            ["status"] + day.recipes + ["--json", "--state", day.fixture.statePath])
+            ["status"] + day.recipes + [
+                "--json", "--state", day.fixture.statePath, "--now", try await day.fixture.sandboxNow(),
+            ])
         #expect(status.status == 0, "\(status.stderr)")
         let agents = try JSONValue.parse(Data(status.stdout.utf8))["agents"]?.array ?? []
         let reef = agents.first { $0["agent"]?.string == "reef" }

@@ -50,7 +50,7 @@ struct DialectRegressionTests {
 
     /// Observation 1: the open-source server reads `submolt`, not `submolt_name`, and answered
     /// 500; the post was re-sent after every cooldown. Each queue item is posted once.
-    @Test
+    @Test(.pinsItsDialect)
     func ossPostsEachQueueItemOnce() async throws {
         let fixture = try await Self.fixture(.oss, agent: "oss_poster")
         defer { Task { await fixture.stop() } }
@@ -69,7 +69,7 @@ struct DialectRegressionTests {
     /// Observation 2: the open-source server's `X-RateLimit-*` headers on `POST /posts` describe
     /// the post limiter (0 left for 30 minutes); they froze follows and votes. A follow due with a
     /// post goes through in the same run.
-    @Test
+    @Test(.pinsItsDialect)
     func ossPostHeadersDoNotHoldOtherWrites() async throws {
         let fixture = try await Self.fixture(.oss, agent: "oss_mixer")
         defer { Task { await fixture.stop() } }
@@ -113,7 +113,7 @@ struct DialectRegressionTests {
 
     /// Observation 3, on a server that shows no vote state: the vote the server took back is
     /// reported and restored once, so the agent's vote stands.
-    @Test
+    @Test(.pinsItsDialect)
     func removedVoteIsRestoredAndSaid() async throws {
         let fixture = try await Self.fixture(.minimalMock, agent: "mock_voter")
         defer { Task { await fixture.stop() } }
@@ -132,7 +132,7 @@ struct DialectRegressionTests {
     /// Observation 3: a comment already on the server (the state file lost) was posted again.
     /// One read of the post's comments finds the agent's own there (a selector's target takes one
     /// comment of the agent, whatever its text): nothing is sent.
-    @Test(arguments: SandboxDialect.allCases)
+    @Test(.pinsItsDialect, arguments: SandboxDialect.allCases)
     func commentAlreadyOnTheServerIsNotPostedAgain(dialect: SandboxDialect) async throws {
         let fixture = try await Self.fixture(dialect, agent: "hand_commenter")
         defer { Task { await fixture.stop() } }
@@ -184,7 +184,7 @@ struct DialectRegressionTests {
     /// Observation 5: a key the server refuses was read, written with and read again on every run,
     /// `status --health` said healthy and nothing was kept. Now: exit 77, a stored pause that
     /// `status` shows and health fails on, and the next run sends nothing.
-    @Test(arguments: SandboxDialect.allCases)
+    @Test(.pinsItsDialect, arguments: SandboxDialect.allCases)
     func refusedKeyIsAStoredPause(dialect: SandboxDialect) async throws {
         let fixture = try await RunFixture.start(
             sandboxArguments: ["--config", try RunCrashTests.config()], dialect: dialect)
@@ -201,7 +201,9 @@ struct DialectRegressionTests {
         let again = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(60))
         #expect(again.status == 77, "\(again.stderr)")
         #expect(try await fixture.counter("requests_total") == before)
-        let status = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let status = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(Self.t0.addingTimeInterval(60)),
+        ])
         #expect(status.stdout.contains("PAUSED key_refused"), "\(status.stdout)")
         let health = try await fixture.home.run([
             "status", recipe, "--state", fixture.statePath, "--health", "--now", RunFixture.iso(Self.t0),
@@ -213,7 +215,7 @@ struct DialectRegressionTests {
     /// Observation 6: a challenge in the community mock's shape (HTTP 200, `success: false`,
     /// `verification {code, challenge}`) was read as a refusal and its queue item consumed. It is
     /// answered at the mock's route and the post is published once.
-    @Test
+    @Test(.pinsItsDialect)
     func mockChallengeIsAnsweredNotRefused() async throws {
         let fixture = try await Self.fixture(.minimalMock, agent: "mock_poster")
         defer { Task { await fixture.stop() } }
@@ -230,7 +232,7 @@ struct DialectRegressionTests {
 
     /// Observation 7: a suspension sent as 401 `{"detail": {"error": "Account suspended", …}}` was
     /// reported as an invalid key. It is a stored suspension pause (exit 6), not advice to rotate.
-    @Test
+    @Test(.pinsItsDialect)
     func mockSuspensionIsASuspension() async throws {
         let fixture = try await Self.fixture(.minimalMock, agent: "mock_suspended")
         defer { Task { await fixture.stop() } }
@@ -240,13 +242,15 @@ struct DialectRegressionTests {
         let run = try await fixture.run([recipe, "--once"], at: Self.t0)
         #expect(run.status == 6, "\(run.stderr)")
         #expect(!run.stderr.contains("rotate"), "\(run.stderr)")
-        let status = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let status = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now", RunFixture.iso(Self.t0),
+        ])
         #expect(status.stdout.contains("PAUSED suspended"), "\(status.stdout)")
     }
 
     /// Observation 8: `not_mine` compared authors with the keychain entry's name; an entry named
     /// differently from the agent commented on its own post.
-    @Test(arguments: SandboxDialect.allCases)
+    @Test(.pinsItsDialect, arguments: SandboxDialect.allCases)
     func notMineUsesTheServerName(dialect: SandboxDialect) async throws {
         let fixture = try await RunFixture.start(
             sandboxArguments: ["--config", try RunCrashTests.config()], dialect: dialect)
@@ -267,7 +271,7 @@ struct DialectRegressionTests {
     /// Observation 9 and 10: search results lost their submolt and score, and a server's `score`
     /// (no up/down counts) was ignored: a comment rendered "by  in m/" and `min_score: 1` found
     /// nothing. On the open-source server both are read.
-    @Test
+    @Test(.pinsItsDialect)
     func ossSearchAndScoreAreRead() async throws {
         let fixture = try await Self.fixture(.oss, agent: "oss_reader")
         defer { Task { await fixture.stop() } }
@@ -290,7 +294,7 @@ struct DialectRegressionTests {
 
     /// Observation 11: a failed read in one step dropped the earlier, unrelated steps of the same
     /// occurrence. On a server without search, the post goes out and the search step is reported.
-    @Test
+    @Test(.pinsItsDialect)
     func failedSelectionKeepsTheOtherSteps() async throws {
         let fixture = try await Self.fixture(.minimalMock, agent: "mock_searcher")
         defer { Task { await fixture.stop() } }
@@ -355,7 +359,7 @@ struct DialectRegressionTests {
 
     /// Observation 12: posts without `created_at` vanished under `max_age`; a selector that finds
     /// nothing left no report item.
-    @Test
+    @Test(.pinsItsDialect)
     func maxAgeKeepsUndatedPostsAndEmptySelectionsAreSaid() async throws {
         let fixture = try await Self.fixture(.minimalMock, agent: "mock_greeter")
         defer { Task { await fixture.stop() } }

@@ -66,7 +66,10 @@ struct ExitCodeConventionTests {
         _ = try await fixture.sqlite("DELETE FROM leases;")
 
         // Paused by the operator: not a failure; `pause_kinds` says whose pause it is.
-        let paused = try await fixture.home.run(["pause", "plain_poster", "--state", fixture.statePath])
+        let paused = try await fixture.home.run([
+            "pause", "plain_poster", "--state", fixture.statePath, "--now",
+            RunFixture.iso(t0.addingTimeInterval(1_820)),
+        ])
         #expect(paused.status == 0, "\(paused.stderr)")
         try await expect("paused", detailed: 6, at: t0.addingTimeInterval(7_300))
         let report = try await fixture.run([recipe, "--once", "--json"], at: t0.addingTimeInterval(7_305))

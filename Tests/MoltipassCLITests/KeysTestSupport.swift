@@ -11,6 +11,36 @@ struct KeysHome {
     let passphraseFile: String
     /// Every run's stdout and stderr, checked for leaked keys by `expectNoLeak`.
     let transcript = Transcript()
+    /// The simulated instant a fixture runs at (`RunFixture.setClock` moves it), or nil for a test
+    /// that runs on the wall clock. While it is set, a command that reads the clock must be given
+    /// `--now` (docs/testing.md, "Time in tests"): `run` checks it before it starts the process.
+    let simulated = SimulatedInstant()
+
+    /// The instant a test's commands stand at, when the test simulates one.
+    final class SimulatedInstant: @unchecked Sendable {
+        private let lock = NSLock()
+        private var instant: Date?
+        var value: Date? {
+            get { lock.withLock { instant } }
+            set { lock.withLock { instant = newValue } }
+        }
+    }
+
+    /// The commands that read the clock when they are not given `--now` (the binary's hidden or
+    /// documented `--now` option; `lint` and `plan` take `--from` / `--start` for the same).
+    static let clockCommands: Set<String> = [
+        "run", "status", "pause", "resume", "generate", "cancel", "history", "migrate",
+    ]
+
+    /// The command `arguments` names (`state migrate` is `migrate`), when it is one that reads the
+    /// clock and is not given its instant.
+    static func commandOnTheWallClock(_ arguments: [String]) -> String? {
+        guard let first = arguments.first else { return nil }
+        let command = first == "state" ? (arguments.dropFirst().first ?? first) : first
+        guard clockCommands.contains(command), !arguments.contains("--now") else { return nil }
+        guard !arguments.contains("--help"), !arguments.contains("-h") else { return nil }
+        return command
+    }
 
     /// Output of every run so far.
     final class Transcript: @unchecked Sendable {
@@ -46,6 +76,13 @@ struct KeysHome {
         _ arguments: [String], stdin: String? = nil, extra: [String: String] = [:], timeout: TimeInterval = 60,
         recorded: Bool = true
     ) async throws -> ProcessRunner.Result {
+        if let instant = simulated.value, let command = Self.commandOnTheWallClock(arguments) {
+            Issue.record(
+                """
+                `moltipass \(command)` runs without --now in a test at the simulated instant \(instant): it would \
+                judge the state by today's date (pass --now)
+                """)
+        }
         var env = environment
         for (name, value) in extra { env[name] = value }
         let result = try await ProcessRunner.run(

@@ -28,7 +28,10 @@ struct LearnedLimitTests {
         #expect(after.status == 0, "\(after.stderr)")
         let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(100 * 60 + 15))
         #expect(next.status == 0, "\(next.stderr)")
-        let status = try await fixture.home.run(["status", recipe, "--state", fixture.statePath])
+        let status = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--now",
+            RunFixture.iso(t0.addingTimeInterval(100 * 60 + 15)),
+        ])
         #expect(!status.stdout.contains("learned"), "\(status.stdout)")
         #expect(try await fixture.counter("rate_limited") == 1)
     }

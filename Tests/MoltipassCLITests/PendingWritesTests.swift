@@ -124,7 +124,10 @@ struct PendingWritesTests {
         ])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(cancelled.stdout.hasPrefix("cancelled \(key) cancelling_poster post to m/general: \"Note 10:30\""))
-        let again = try await fixture.home.run(["cancel", key, "--state", fixture.statePath, "--json"])
+        let again = try await fixture.home.run([
+            "cancel", key, "--state", fixture.statePath, "--json", "--now",
+            RunFixture.iso(Self.t0.addingTimeInterval(1_910)),
+        ])
         #expect(again.status == 1)
         #expect(again.stdout.contains("no waiting write has this key"), "\(again.stdout)")
         // 12:00: the next post goes; the cancelled one never does.

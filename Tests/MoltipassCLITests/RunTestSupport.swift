@@ -139,11 +139,20 @@ struct RunFixture {
         return (try? JSONValue.parse(response.body)) ?? .null
     }
 
+    /// Sets the sandbox's clock to `date`; from then on the test stands at a simulated instant, and
+    /// every clock-reading command it runs through `home` must be given `--now`.
     func setClock(_ date: Date) async throws {
         try await admin(.post, "clock", .object(["now": .string(Self.iso(date))]))
+        home.simulated.value = date
     }
 
     func counters() async throws -> JSONValue { try await admin(.get, "counters") }
+
+    /// The sandbox's current instant, as `--now` takes it: for a sandbox whose clock runs (scaled).
+    func sandboxNow() async throws -> String {
+        let clock = try await admin(.get, "clock")["now"]?.string
+        return try #require(clock.flatMap(SandboxTime.parse).map(Self.iso))
+    }
 
     func counter(_ name: String) async throws -> Int { try await counters()[name]?.int ?? -1 }
 

@@ -13,17 +13,11 @@ struct TwoDaemonsTests {
     static let agents = ["pair_a", "pair_b", "pair_c", "pair_d"]
     static let scale = 60.0
 
-    /// The sandbox's current instant, as `--now` takes it.
-    static func now(_ fixture: RunFixture) async throws -> String {
-        let clock = try await fixture.admin(.get, "clock")["now"]?.string
-        return try #require(clock.flatMap(SandboxTime.parse).map(RunFixture.iso))
-    }
-
     /// `status --json` at the sandbox's current instant.
     static func status(_ fixture: RunFixture, recipes: [String], state: String, backend: StateBackend) async throws
         -> JSONValue
     {
-        let now = try await now(fixture)
+        let now = try await fixture.sandboxNow()
         let result = try await fixture.home.run(
             ["status"] + recipes + ["--state", state, "--json", "--now", now], extra: backend.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -66,7 +60,7 @@ struct TwoDaemonsTests {
                     """))
         }
         func daemon() async throws -> ChildProcess {
-            let now = try await Self.now(fixture)
+            let now = try await fixture.sandboxNow()
             return try ChildProcess(
                 "moltipass",
                 ["run"] + recipes + [
@@ -91,7 +85,7 @@ struct TwoDaemonsTests {
             spread.count == 2 && spread.values.allSatisfy { $0.count == 2 },
             "\(spread)\n\(status)\n\(first.stderr.suffix(3_000))\n\(second.stderr.suffix(3_000))")
         let text = try await fixture.home.run(
-            ["status"] + recipes + ["--state", state, "--now", try await Self.now(fixture)],
+            ["status"] + recipes + ["--state", state, "--now", try await fixture.sandboxNow()],
             extra: backend.environment)
         #expect(text.stdout.contains("runners:") && text.stdout.components(separatedBy: "2 agents held").count == 3)
         #expect(text.stdout.contains("(held by daemon-") && text.stdout.contains(" since "), "\(text.stdout)")

@@ -10,8 +10,7 @@ import Testing
 /// Once the agent is two days old, the same recipe reads them.
 @Suite("Direct messages: a young agent")
 struct YoungAgentDMTests {
-    @Test func aYoungAgentReadsNoDirectMessages() async throws {
-        guard TestDialect.current == .moltbookCom else { return }
+    @Test(.pinsItsDialect) func aYoungAgentReadsNoDirectMessages() async throws {
         let fixture = try await RunFixture.start(dialect: .moltbookCom)
         defer { Task { await fixture.stop() } }
         try await fixture.agent("fresh_bot")
@@ -36,7 +35,10 @@ struct YoungAgentDMTests {
         var routes = try await fixture.counters()["requests_by_agent_endpoint"]?["fresh_bot"]?.object ?? [:]
         #expect(!routes.keys.contains { $0.contains("/agents/dm") }, "\(routes.keys.sorted())")
 
-        let status = try await fixture.home.run(["status", recipe, "--json", "--state", fixture.statePath])
+        let status = try await fixture.home.run([
+            "status", recipe, "--json", "--state", fixture.statePath, "--now",
+            RunFixture.iso(RunFixture.t0.addingTimeInterval(3_600)),
+        ])
         #expect(status.status == 0, "\(status.stderr)")
         let agents = try JSONValue.parse(Data(status.stdout.utf8))["agents"]?.array ?? []
         let dm = agents.first { $0["agent"]?.string == "fresh_bot" }?["inbox"]?["dm"]
