@@ -24,7 +24,7 @@ enum TestSpawner {
         let (program, argv) =
             canSetDeathSignal
             ? (setpriv, [setpriv, "--pdeathsig", "KILL", "--", path] + arguments) : (path, [path] + arguments)
-        let environment = Spawn.environment(environment)
+        let environment = Spawn.environment(environment.merging(movedClock) { given, _ in given })
         let started = SpawnThread.shared.perform { () -> Result<SpawnedProcess, SpawnError> in
             do throws(SpawnError) {
                 return .success(try Spawn.start(path: program, arguments: argv, environment: environment, options))
@@ -37,6 +37,17 @@ enum TestSpawner {
         case .failure(let error): throw HarnessError(error.description)
         }
     }
+
+    /// The variables that move the test process's wall clock (`scripts/clock-ahead`: `LD_PRELOAD` naming it and
+    /// `CLOCK_AHEAD_SECONDS`), passed on to every child: a child on another clock than its test would make the
+    /// suite's "clock moved ahead" guard (docs/testing.md) test nothing. Empty when the clock is not moved.
+    static let movedClock: [String: String] = {
+        let inherited = ProcessInfo.processInfo.environment
+        guard let preload = inherited["LD_PRELOAD"], preload.contains("clock-ahead"),
+            let seconds = inherited["CLOCK_AHEAD_SECONDS"]
+        else { return [:] }
+        return ["LD_PRELOAD": preload, "CLOCK_AHEAD_SECONDS": seconds]
+    }()
 
     /// The test process's own environment, for system programs that need more than PATH and LANG.
     static var inheritedEnvironment: [String: String] { ProcessInfo.processInfo.environment }
