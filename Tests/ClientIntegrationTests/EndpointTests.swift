@@ -9,7 +9,7 @@ import Testing
 @Suite("Endpoints over libcurl against the sandbox")
 struct EndpointTests {
     /// Register, status pending → claimed through the admin switch, me, update, profile.
-    @Test func agentLifecycle() async throws {
+    @Test(.pinsItsDialect) func agentLifecycle() async throws {
         // moltbook.com's claim flow and profile shapes (the other dialects have none or others).
         let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }
@@ -191,7 +191,7 @@ struct EndpointTests {
     }
 
     /// Avatar: a PNG uploads; wrong type and oversize are refused before any byte is sent.
-    @Test func avatar() async throws {
+    @Test(.pinsItsDialect) func avatar() async throws {
         // moltbook.com's avatar route and size limit.
         let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }

@@ -9,7 +9,7 @@ import Testing
 @Suite("429 shapes: sandbox and client agree")
 struct RateLimitAgreementTests {
     /// Post cooldown (`retry_after_minutes`): after 10 of 30 minutes the wait is 20 minutes.
-    @Test func postCooldown() async throws {
+    @Test(.pinsItsDialect) func postCooldown() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
             config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
@@ -29,7 +29,7 @@ struct RateLimitAgreementTests {
     }
 
     /// Comment cooldown (`retry_after_seconds` + `daily_remaining`).
-    @Test func commentCooldown() async throws {
+    @Test(.pinsItsDialect) func commentCooldown() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
             config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
@@ -48,7 +48,7 @@ struct RateLimitAgreementTests {
     }
 
     /// Generic request window (`statusCode`/`retry_after_seconds`/`reset_at` + `X-RateLimit-*`).
-    @Test func requestWindow() async throws {
+    @Test(.pinsItsDialect) func requestWindow() async throws {
         // moltbook.com's limits and 429 shapes (the other dialects' are in DialectTests).
         let sandbox = try await SandboxHarness.start(
             config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))

@@ -10,7 +10,7 @@ import Testing
 /// as a transport failure before sending, which no caller may take for an outcome to reconcile.
 @Suite("The client asks its gate before each request")
 struct RequestGateTests {
-    @Test func aRefusedRequestNeverReachesTheServer() async throws {
+    @Test(.pinsItsDialect) func aRefusedRequestNeverReachesTheServer() async throws {
         let sandbox = try await SandboxHarness.start(
             config: SandboxConfig(dialect: .moltbookCom), clock: SettableClock(fixed: fixedStart))
         defer { Task { await sandbox.stop() } }

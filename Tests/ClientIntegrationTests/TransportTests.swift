@@ -174,7 +174,7 @@ struct TransportTests {
 @Suite("Response headers")
 struct ResponseHeaderTests {
     /// Response headers arrive in order and are readable case-insensitively.
-    @Test func headersCaptured() async throws {
+    @Test(.pinsItsDialect) func headersCaptured() async throws {
         // moltbook.com sends X-RateLimit-* (the community mock sends none).
         let sandbox = try await SandboxHarness.start(config: SandboxConfig(dialect: .moltbookCom))
         defer { Task { await sandbox.stop() } }

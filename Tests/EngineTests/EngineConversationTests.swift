@@ -10,7 +10,7 @@ import Testing
 /// agents comment on the agent's posts, answer its replies, mention it and write to it; a
 /// heartbeat job answers. Checked from the sandbox's own record (`/_sandbox/comments`,
 /// `/_sandbox/notifications`, `/_sandbox/counters`), never from the engine's reports.
-@Suite("Conversations through the engine", .serialized)
+@Suite("Conversations through the engine", .serialized, .pinsItsDialect)
 struct EngineConversationTests {
     /// 2026-03-02T00:00:00Z.
     static let start = Date(timeIntervalSince1970: 1_772_409_600)

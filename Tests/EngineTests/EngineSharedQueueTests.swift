@@ -18,7 +18,7 @@ struct EngineSharedQueueTests {
     /// The first job takes a queue item and then its selector read is refused (no such
     /// submolt): the unrelated post still goes out, the refusal is reported, and the second
     /// job, due in the same pass, takes the next item (nothing skipped, nothing taken twice).
-    @Test func jobGivenUpHalfWayLeavesItsQueueItem() async throws {
+    @Test(.pinsItsDialect) func jobGivenUpHalfWayLeavesItsQueueItem() async throws {
         // moltbook.com answers a missing submolt with 404 (the mock's feed fallback finds nothing).
         let world = try EngineWorld(config: SandboxConfig(dialect: .moltbookCom, autoClaim: true), start: Self.t0)
         defer { world.remove() }

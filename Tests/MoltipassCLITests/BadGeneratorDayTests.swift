@@ -132,8 +132,7 @@ struct BadGeneratorDayTests {
         return Day(fixture: fixture, recipe: recipe, log: log, stubbornPID: stubbornPID, grandchildPID: grandchildPID)
     }
 
-    @Test func badGeneratorsCostOnlyTheirOwnOccurrences() async throws {
-        guard TestDialect.current == .moltbookCom else { return }
+    @Test(.pinsItsDialect) func badGeneratorsCostOnlyTheirOwnOccurrences() async throws {
         let day = try await Self.setUp()
         defer { Task { [fixture = day.fixture] in await fixture.stop() } }
         let fixture = day.fixture

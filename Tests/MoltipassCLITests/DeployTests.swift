@@ -13,7 +13,7 @@ struct DeployTests {
     /// well; unhealthy, not ready and still live with a wrong passphrase or a refused key, the
     /// reason named; a volume's keychain kept across restarts (issue 19, observation 9). Needs
     /// python3 with PyYAML, as on the project's machines.
-    @Test func everySnippetPassesCheckDeploy() async throws {
+    @Test(.pinsItsDialect) func everySnippetPassesCheckDeploy() async throws {
         let yaml = try await ProcessRunner.runSystem("/usr/bin/env", ["python3", "-c", "import yaml"])
         try #require(yaml.status == 0, "python3 with PyYAML is needed by scripts/check-deploy")
         let script = Fixtures.packageRoot.appendingPathComponent("scripts/check-deploy").path

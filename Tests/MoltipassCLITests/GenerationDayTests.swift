@@ -102,8 +102,7 @@ struct GenerationDayTests {
         return components.url!.absoluteString
     }
 
-    @Test func dayWithKillsGeneratesAndSendsEachTextOnce() async throws {
-        guard TestDialect.current == .moltbookCom else { return }
+    @Test(.pinsItsDialect) func dayWithKillsGeneratesAndSendsEachTextOnce() async throws {
         var day = try await Self.setUp()
         defer { Task { [fixture = day.fixture] in await fixture.stop() } }
         // A simulated day is 120 s of wall time: three kills at random points, each followed by
