@@ -1,4 +1,5 @@
 import Foundation
+import MoltbookAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -170,7 +171,8 @@ public struct CommandGenerator: Sendable {
         }
     }
 
-    /// The first non-empty line of stderr, without control characters, at most 200 characters.
+    /// The first non-empty line of stderr, without control characters, redacted (`Redactor`: a program may
+    /// print a key), at most 200 characters.
     static func firstLine(of errors: Data) -> String? {
         let text = String(decoding: errors, as: UTF8.self)
         guard
@@ -178,7 +180,7 @@ public struct CommandGenerator: Sendable {
                 .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty })
         else { return nil }
         let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" }))
-        return clean.isEmpty ? nil : String(clean.prefix(200))
+        return clean.isEmpty ? nil : String(Redactor.redact(clean).prefix(200))
     }
 
     static func isVariableName(_ name: String) -> Bool {

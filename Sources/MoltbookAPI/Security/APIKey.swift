@@ -14,6 +14,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// Wraps a key. Surrounding whitespace (a trailing newline from a file or pipe) is removed.
     public init(_ raw: String) {
         self.raw = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        Redactor.remember(self.raw)
     }
 
     /// The first 8 hex digits of SHA-256 over the key: enough to tell keys apart in logs,

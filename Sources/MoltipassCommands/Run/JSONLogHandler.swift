@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MoltbookAPI
 import MoltipassEngine
 
 /// Writes one JSON object per log event (containers, log shippers), keys sorted:
@@ -38,7 +39,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata { object[key] = jsonValue(value) }
         object["time"] = time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         object["level"] = level.rawValue
-        object["message"] = message
+        object["message"] = Redactor.redact(message)
         object["logger"] = label
         guard
             var line = try? JSONSerialization.data(
@@ -52,13 +53,13 @@ public struct JSONLogHandler: LogHandler {
     /// numbers and booleans, everything else is its description.
     static func jsonValue(_ value: Logger.Metadata.Value) -> Any {
         switch value {
-        case .string(let text): return text
+        case .string(let text): return Redactor.redact(text)
         case .stringConvertible(let convertible):
             switch convertible {
             case let flag as Bool: return flag
             case let number as Int: return number
             case let number as Double where number.isFinite: return number
-            default: return convertible.description
+            default: return Redactor.redact(convertible.description)
             }
         case .array(let values): return values.map(jsonValue)
         case .dictionary(let values): return values.mapValues(jsonValue)
@@ -95,6 +96,7 @@ public struct TextLogHandler: LogHandler {
             let quoted = text.isEmpty || text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
             return "\(key)=\(quoted ? "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : text)"
         }
-        return Data("\(level) \(message)\(fields.isEmpty ? "" : " " + fields.joined(separator: " "))\n".utf8)
+        let text = "\(level) \(message)\(fields.isEmpty ? "" : " " + fields.joined(separator: " "))"
+        return Data((Redactor.redact(text) + "\n").utf8)
     }
 }

@@ -1,6 +1,7 @@
 import ChallengeSolver
 import Foundation
 import Generation
+import MoltbookAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -64,7 +65,7 @@ public struct ChallengeCommandSolver: Sendable {
         }
         let printed = String(decoding: completed.output.prefix(outputLimit), as: UTF8.self)
         let notANumber = {
-            let shown = printed.trimmingCharacters(in: .whitespacesAndNewlines).prefix(60)
+            let shown = Redactor.redact(printed.trimmingCharacters(in: .whitespacesAndNewlines)).prefix(60)
             return Solution.declined(reason: "solver command \(path) printed '\(shown)', not one number", confidence: 0)
         }
         // More output than any number: garbage, whatever the exit (the program was killed for it).
@@ -72,7 +73,7 @@ public struct ChallengeCommandSolver: Sendable {
         guard completed.termination == .exited(0) else {
             let detail =
                 String(decoding: completed.errors.prefix(300), as: UTF8.self)
-                .split(separator: "\n").first.map { ": \($0)" } ?? ""
+                .split(separator: "\n").first.map { ": \(Redactor.redact(String($0)))" } ?? ""
             let how: String
             switch completed.termination {
             case .exited(let status): how = "exited with status \(status)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MoltbookAPI
 import MoltipassCommands
 import MoltipassEngine
 
@@ -77,7 +78,8 @@ struct Generate: AsyncParsableCommand {
             printError("moltipass: \(problem.message)")
             return problem.status
         }
-        print(json ? try report.json() : report.text)
+        // The context and the reasons carry what servers and programs said: through the one redactor (issue 34).
+        print(Redactor.redact(json ? try report.json() : report.text))
         return report.status
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MoltbookAPI
 import MoltipassCommands
 import MoltipassEngine
 import MoltipassPlan
@@ -13,7 +14,9 @@ func printEncoded(_ value: some Encodable) throws {
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
     encoder.dateEncodingStrategy = .iso8601
     encoder.keyEncodingStrategy = .convertToSnakeCase
-    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+    // The report's texts may carry what a server or a program said: through the one redactor (issue 34).
+    let encoded = String(decoding: try encoder.encode(value), as: UTF8.self)
+    FileHandle.standardOutput.write(Data((Redactor.redact(encoded) + "\n").utf8))
 }
 
 /// The state at `--state` (or the default), read from a private copy: these commands never write it.

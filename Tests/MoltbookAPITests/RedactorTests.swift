@@ -1,0 +1,34 @@
+import Foundation
+import MoltbookAPI
+import Testing
+
+/// The one redactor (issue 34): key-shaped tokens, and the keys this process holds by their own bytes.
+@Suite("Redactor")
+struct RedactorTests {
+    @Test(arguments: [
+        ("key moltbook_sk_abcdefghijklmnop here", "key moltbook_[redacted] here"),
+        ("model sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX.", "model sk-[redacted]."),
+        ("{\"key\":\"sk-ant-api03-ABCDEFGHIJKLMNOPQRST\"}", "{\"key\":\"sk-[redacted]\"}"),
+        ("Authorization: Bearer abc.def-ghi", "Authorization: Bearer [redacted]"),
+        // Not keys: too short, or "sk-" inside a word.
+        ("sk-short and moltbook_x", "sk-short and moltbook_x"),
+        ("a risk-assessment-of-the-day-and-night report", "a risk-assessment-of-the-day-and-night report"),
+        ("", ""),
+    ])
+    func keyShapedTokens(text: String, redacted: String) {
+        #expect(Redactor.redact(text) == redacted)
+    }
+
+    /// A key of any shape (a local model server's, another server's) is removed by its bytes once this process
+    /// has wrapped it in an `APIKey` (or a `ModelKey`, which wraps one); a value too short to be a key is not
+    /// remembered, so ordinary words stay.
+    @Test func aKeysOwnBytesWhateverItsShape() {
+        let raw = "zz9-plural-z-alpha-" + UUID().uuidString
+        #expect(Redactor.redact("stderr: \(raw)!") == "stderr: \(raw)!")
+        _ = APIKey(raw + "\n")
+        #expect(Redactor.redact("stderr: \(raw)!") == "stderr: [redacted]!")
+        #expect(Redactor.redact("twice \(raw) \(raw)") == "twice [redacted] [redacted]")
+        _ = APIKey("tide")
+        #expect(Redactor.redact("the tide turns") == "the tide turns")
+    }
+}
