@@ -25,9 +25,12 @@ public enum OccurrencePlanner {
         public var cursor: Date
         /// The next occurrence still to come (its fire time), if any.
         public var next: Occurrence?
+        /// How far `now` is behind the cursor, when the clock stepped back (issue 34): nothing is due
+        /// and the cursor stays until the clock passes it again.
+        public var behind: TimeInterval?
 
         public static func == (lhs: Result, rhs: Result) -> Bool {
-            lhs.due == rhs.due && lhs.cursor == rhs.cursor && lhs.next == rhs.next
+            lhs.due == rhs.due && lhs.cursor == rhs.cursor && lhs.next == rhs.next && lhs.behind == rhs.behind
                 && lhs.skipped.map(\.0) == rhs.skipped.map(\.0) && lhs.skipped.map(\.1) == rhs.skipped.map(\.1)
         }
     }
@@ -54,6 +57,15 @@ public enum OccurrencePlanner {
             // What predates the recipe was not "missed": nothing to report.
             first.skipped = []
             return first
+        }
+        // The cursor never moves back (issue 34). A clock that stepped back (an NTP correction, a VM
+        // restored from a snapshot, a container with a wrong clock) finds the cursor ahead of it:
+        // what lies between was examined already, so nothing is planned again, and the occurrence that
+        // is current once the clock has passed the cursor is on time (the cursor counts as the last tick).
+        if now < cursor {
+            return Result(
+                due: [], skipped: [], cursor: cursor, next: nextOccurrence(trigger, seed: seed, after: cursor),
+                behind: cursor.timeIntervalSince(now))
         }
         // Occurrences whose *fire* time passed: look back far enough to catch jittered ones.
         let lookBack = cursor.addingTimeInterval(-TimeInterval(trigger.randomizedDelay))

@@ -37,6 +37,28 @@ struct OccurrencePlannerTests {
         #expect(result.next?.nominal == hours(6))
     }
 
+    /// Issue 34, observation 2: after a run at 13:00, a clock stepped back to 10:05 set the cursor back to
+    /// 10:05 (the 10:30 … 13:00 occurrences planned again), and at 13:31 the 13:30 occurrence was "missed".
+    /// Now the cursor stays at 13:00 while the clock is behind it (nothing due, how far behind said), and once
+    /// the clock has passed it the current occurrence is on time — whatever the missed-run policy.
+    @Test(arguments: [MissedRunPolicy.skip, .catchUp(max: 3), .runOnce(within: 3_600)])
+    func aClockSteppedBackNeitherReplaysNorDrops(missed: MissedRunPolicy) throws {
+        let every = try trigger("*/30 * * * *", missed: missed)
+        let behind = OccurrencePlanner.plan(
+            trigger: every, seed: "s", cursor: hours(13), lastTick: hours(13), now: hours(10) + 300)
+        #expect(behind.due.isEmpty)
+        #expect(behind.skipped.isEmpty)
+        #expect(behind.cursor == hours(13))
+        #expect(abs((behind.behind ?? 0) - (3 * 3_600 - 300)) < 0.001, "\(String(describing: behind.behind))")
+        #expect(behind.next?.nominal == hours(13.5))
+        let back = OccurrencePlanner.plan(
+            trigger: every, seed: "s", cursor: behind.cursor, lastTick: behind.cursor, now: hours(13.5) + 60)
+        #expect(back.due.map(\.nominal) == [hours(13.5)])
+        #expect(back.skipped.isEmpty)
+        #expect(back.behind == nil)
+        #expect(back.cursor == hours(13.5) + 60)
+    }
+
     /// A cron job every 5 minutes sees an hourly occurrence 4 minutes late: on time, not missed.
     @Test func cronCadenceIsNotMissed() throws {
         let result = OccurrencePlanner.plan(

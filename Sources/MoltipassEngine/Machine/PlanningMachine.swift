@@ -138,6 +138,17 @@ struct PlanningMachine {
         let result = OccurrencePlanner.plan(
             trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, lastTick: input.cursor, now: now,
             maxGap: maxGap)
+        if let behind = result.behind {
+            actions.append(
+                .line(
+                    line(
+                        recipe, job, "schedule", .skipped,
+                        """
+                        the clock is \(DurationText.format(Int(behind.rounded(.up)))) behind the instant this job was last planned at \
+                        (\(MoltbookDateText.iso(result.cursor))): the clock stepped back; nothing is planned again \
+                        before the clock passes it
+                        """)))
+        }
         for (occurrence, reason) in result.skipped {
             actions.append(
                 .line(line(recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped, reason)))
