@@ -36,15 +36,28 @@ public struct Daemon: Sendable {
         self.startupProblems = startupProblems
     }
 
-    /// Invalid recipe files as health problems, one per file (its first diagnostic).
-    public static func problems(invalid: [Diagnostic]) -> [HealthProblem] {
+    /// Invalid recipe files as health problems, one per file (its first diagnostic); a file in `kept` runs on in
+    /// its previous version (a reload) and says so.
+    public static func problems(invalid: [Diagnostic], kept: Set<String> = []) -> [HealthProblem] {
         var seen: Set<String> = []
         return invalid.compactMap { diagnostic in
             guard seen.insert(diagnostic.file).inserted else { return nil }
-            return HealthProblem(
-                kind: "invalid_recipe",
-                message: "\(diagnostic.description) (the file is skipped; the other recipes run)")
+            let what =
+                kept.contains(diagnostic.file)
+                ? "the file is not reloaded: its previous version keeps running until it is fixed"
+                : "the file is skipped; the other recipes run"
+            return HealthProblem(kind: "invalid_recipe", message: "\(diagnostic.description) (\(what))")
         }
+    }
+
+    /// The recipes after a reload: every valid file's new version, and the previous version of each file that is
+    /// broken now (issue 34: a typo in one file must not stop its agents; a file removed from disk stops).
+    static func reloaded(previous: [Recipe], runnable: [Recipe], invalid: [Diagnostic]) -> (
+        recipes: [Recipe], kept: Set<String>
+    ) {
+        let broken = Set(invalid.map(\.file))
+        let kept = previous.filter { broken.contains($0.file) }
+        return (runnable + kept, Set(kept.map(\.file)))
     }
 
     public func run(signals: SignalWaiter) async -> ExitStatus {
@@ -107,7 +120,8 @@ public struct Daemon: Sendable {
             case .reload:
                 let (valid, invalid) = RunSession.loadValidRecipes(recipePaths)
                 let (runnable, local) = LocalChecks.split(valid, environment: environment)
-                let problems = Self.problems(invalid: invalid) + local
+                let (next, kept) = Self.reloaded(previous: recipes, runnable: runnable, invalid: invalid)
+                let problems = Self.problems(invalid: invalid, kept: kept) + local
                 guard !runnable.isEmpty else {
                     logger.error(
                         "reload failed; keeping the previous recipes (no recipe in the reload can run)",
@@ -117,10 +131,14 @@ public struct Daemon: Sendable {
                 for problem in problems {
                     logger.error("recipe skipped", metadata: ["why": "\(problem.text)", "kind": "\(problem.kind)"])
                 }
-                recipes = runnable
+                recipes = next
                 runner = makeRunner(recipes, holder: holder, generator: generator, signals: signals)
                 telemetry?.setAgents(runner.agents)
-                logger.info("recipes reloaded", metadata: ["recipes": "\(recipes.count)"])
+                logger.info(
+                    "recipes reloaded",
+                    metadata: [
+                        "recipes": .stringConvertible(recipes.count), "kept_previous": .stringConvertible(kept.count),
+                    ])
                 health.recipeProblems = problems
                 let check = await health.check(runner, at: session.clock(), store: session.store, logger: logger)
                 if listener != nil { await checkProbes(probes, check, health: health, pass: false) }
