@@ -158,24 +158,33 @@ extension AccountPass {
 
     /// Marks a challenge failed (or expired) and pauses the account's writes, in one transaction:
     /// for the policy's time, or — once `stopAfter` challenges failed in a row since the last
-    /// `moltipass resume` — until an operator resumes the agent.
+    /// `moltipass resume` — until an operator resumes the agent; and for good, whatever resume
+    /// says, once the server's own count is at `ChallengePolicy.safeStreak` (issue 34).
     func fail(
         _ challenge: StoredChallenge, status: ChallengeStatus, _ reason: String, _ report: inout RunReport
     ) async -> ChallengeState {
         let policy = runner.challengePolicy(for: agent)
         let timed = now.addingTimeInterval(policy.pauseDuration)
         let (agent, now, stopAfter) = (agent, now, policy.stopAfter)
-        let streak: Int
+        let streak: (sinceResume: Int, onServer: Int)
         do {
             streak = try await store.transaction { [code = challenge.code] transaction in
                 _ = try await transaction.resolveChallenge(code: code, status: status, at: now)
-                let streak = try await Self.failureStreak(account: agent, in: transaction)
-                let stopped = streak >= stopAfter
+                let streak = (
+                    sinceResume: try await Self.failureStreak(account: agent, in: transaction),
+                    onServer: try await ChallengeStreak.onServer(account: agent, in: transaction)
+                )
                 let pauseReason =
-                    stopped
-                    ? "\(streak) verification challenges failed in a row (\(reason)); writes stopped until an "
-                        + "operator runs `moltipass resume \(agent)` (ten failures in a row suspend the account)"
-                    : reason
+                    if streak.onServer >= ChallengePolicy.safeStreak {
+                        ChallengeStreak.stopReason(streak.onServer) + " (\(reason))"
+                    } else if streak.sinceResume >= stopAfter {
+                        "\(streak.sinceResume) verification challenges failed in a row (\(reason)); writes stopped "
+                            + "until an operator runs `moltipass resume \(agent)` (ten failures in a row suspend the "
+                            + "account)"
+                    } else {
+                        reason
+                    }
+                let stopped = streak.sinceResume >= stopAfter || streak.onServer >= ChallengePolicy.safeStreak
                 try await transaction.setPause(
                     AccountPause(
                         account: agent, kind: .challengeFailed, until: stopped ? nil : timed, reason: pauseReason,
@@ -186,17 +195,22 @@ extension AccountPass {
             report.transientFailures += 1
             return .waiting(until: nil, reason: "state store failed: \(error)")
         }
-        let stopped = streak >= stopAfter
+        let atBound = streak.onServer >= ChallengePolicy.safeStreak
+        let stopped = streak.sinceResume >= stopAfter || atBound
         let until = stopped ? Date.distantFuture : timed
         logger.warning(
             stopped ? "challenges failed in a row; writes stopped until resumed" : "challenge failed; writes paused",
             metadata: [
-                "agent": "\(agent)", "reason": "\(reason)", "streak": "\(streak)",
+                "agent": "\(agent)", "reason": "\(reason)", "streak": .stringConvertible(streak.sinceResume),
+                "server_streak": .stringConvertible(streak.onServer),
                 "until": "\(stopped ? "resumed" : MoltbookDateText.iso(timed))",
             ])
         let said =
-            stopped
-            ? "; \(streak) failed in a row: writes stopped until `moltipass resume \(agent)`" : "; writes paused"
+            atBound
+            ? "; " + ChallengeStreak.stopReason(streak.onServer)
+            : stopped
+                ? "; \(streak.sinceResume) failed in a row: writes stopped until `moltipass resume \(agent)`"
+                : "; writes paused"
         report.items.append(challengeItem(challenge, .failed, reason + said, stopped ? nil : timed))
         report.pause(agent, until: until, kinds: [.challengeFailed])
         if !stopped { report.due(at: timed) }
@@ -206,18 +220,7 @@ extension AccountPass {
     /// The account's failed or expired challenges in a row, newest first, back to the last solved
     /// one or the last `moltipass resume` (the server counts declines that let a code expire too).
     static func failureStreak(account: String, in reader: any StateReader) async throws -> Int {
-        let resumed = try await reader.limiterState(account: account, key: ResumeMarker.stateKey)
-            .flatMap(ResumeMarker.date(stored:))
-        var streak = 0
-        for challenge in try await reader.challenges(account: account, status: nil, limit: 50) {
-            if let resumed, challenge.updatedAt < resumed { break }
-            switch challenge.status {
-            case .failed, .expired: streak += 1
-            case .solved: return streak
-            case .open: continue
-            }
-        }
-        return streak
+        try await ChallengeStreak.sinceResume(account: account, in: reader)
     }
 
     func challengeItem(

@@ -28,6 +28,9 @@ public struct AgentControl: Sendable {
         /// A suspension is the server's: it cannot be lifted here; when it ends, if known.
         public var suspendedUntil: Date?
         public var suspended: Bool
+        /// The pause kept although asked to lift it, and why (the failed-challenge stop, while the server's count of
+        /// failures in a row is at `ChallengePolicy.safeStreak`).
+        public var kept: [String: String] = [:]
     }
 
     /// Stops `agent`'s writes until `until` (nil: until resumed), as a `manual` pause: `status`
@@ -45,7 +48,14 @@ public struct AgentControl: Sendable {
         try await store.transaction { transaction in
             let pauses = try await transaction.pauses(account: agent)
             var lifted: [String] = []
+            var kept: [String: String] = [:]
+            let onServer = try await ChallengeStreak.onServer(account: agent, in: transaction)
             for pause in pauses where pause.kind != .suspended {
+                // Never the cause of a suspension (issue 34): an operator's resume does not reset the server's count.
+                if pause.kind == .challengeFailed, onServer >= ChallengePolicy.safeStreak {
+                    kept[pause.kind.rawValue] = ChallengeStreak.stopReason(onServer)
+                    continue
+                }
                 try await transaction.clearPause(account: agent, kind: pause.kind)
                 lifted.append(pause.kind.rawValue)
             }
@@ -54,7 +64,7 @@ public struct AgentControl: Sendable {
             let suspension = pauses.first { $0.kind == .suspended && $0.isActive(at: now) }
             return Resumed(
                 agent: agent, lifted: lifted.sorted(), suspendedUntil: suspension?.until,
-                suspended: suspension != nil)
+                suspended: suspension != nil, kept: kept)
         }
     }
 }

@@ -18,6 +18,12 @@ public struct ChallengePolicy: Sendable, Equatable, Codable {
     public static let defaultPause: TimeInterval = 6 * 3600
     /// Failures in a row that stop the agent by default: two, far below the server's ten.
     public static let defaultStopAfter = 2
+    /// Moltbook suspends an account after this many failed or expired challenges in a row (shared/reference).
+    public static let serverThreshold = 10
+    /// The most failures in a row the runner lets the server count before it stops the agent for good, whatever
+    /// `stop_after` or `moltipass resume` say (issue 34): one open challenge expiring unanswered and one more
+    /// challenged write failing still stay below `serverThreshold`. `stop_after` is capped at it.
+    public static let safeStreak = serverThreshold - 2
 
     public var solver: ChallengeSolverConfig
     /// Answers sent per challenge code (the server treats a code as single-use, so more than 1 rarely helps).
@@ -123,7 +129,7 @@ extension ChallengePolicy {
         }
         if let attempts = settings.maxAttempts { maxAttempts = attempts }
         if let pause = settings.pauseSeconds { onFail = .pause(TimeInterval(pause)) }
-        if let stop = settings.stopAfter { stopAfter = stop }
+        if let stop = settings.stopAfter { stopAfter = min(stop, Self.safeStreak) }
     }
 
     /// The policy of `agent`: the first of its recipes (in the order given) that has a `challenge:` block.

@@ -90,12 +90,15 @@ struct Resume: AsyncParsableCommand {
                 let lifted =
                     resumed.lifted.isEmpty ? "no pause to lift" : "lifted " + resumed.lifted.joined(separator: ", ")
                 print("\(agent): \(lifted); challenge failures count from now")
+                for (kind, why) in resumed.kept.sorted(by: { $0.key < $1.key }) {
+                    printError("moltipass: \(agent): \(kind) not lifted: \(why)")
+                }
                 if resumed.suspended {
                     let until = resumed.suspendedUntil.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
                     print("\(agent): still suspended by the server\(until); that ends on the server's side")
                 }
             }
-            return .ok
+            return resumed.kept.isEmpty ? .ok : .failure
         }
     }
 }
