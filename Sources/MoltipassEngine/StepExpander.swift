@@ -61,9 +61,13 @@ public struct StepExpander: Sendable {
 
     public var recipeID: String { recipe.identity }
 
+    /// What a template is rendered against. The target's fields are text from other agents (a post's title, a
+    /// reply's content): cleaned on the way in (`InboundText.clean`), so no control character or key-shaped
+    /// string of theirs reaches a published write.
     func context(target: [String: String] = [:]) -> TemplateContext {
         TemplateContext(
-            date: occurrence.nominal, timeZone: recipe.timeZone, agent: recipe.agent.value, target: target,
+            date: occurrence.nominal, timeZone: recipe.timeZone, agent: recipe.agent.value,
+            target: target.mapValues(InboundText.clean),
             environment: environment.filter { recipe.environment.contains($0.key) },
             seed: "\(recipe.seed)|\(job.id.value)|\(Int64(occurrence.nominal.timeIntervalSince1970))")
     }
