@@ -25,6 +25,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     public var autoClaim: Bool
     /// Probability (0…1) that creating a post, comment or submolt returns a verification challenge.
     public var challengeRate: Double
+    /// Whether every other write (a vote, a follow, a subscription, a direct message, a request approved) may be
+    /// challenged too, at `challengeRate` (`challenge_every_write`; off: moltbook.com challenges content only).
+    public var challengeEveryWrite = false
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -140,6 +143,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case requireClaim = "require_claim"
         case autoClaim = "auto_claim"
         case challengeRate = "challenge_rate"
+        case challengeEveryWrite = "challenge_every_write"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -174,6 +178,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         requireClaim = try c.value(.requireClaim, default: d.requireClaim)
         autoClaim = try c.value(.autoClaim, default: d.autoClaim)
         challengeRate = try c.value(.challengeRate, default: d.challengeRate)
+        challengeEveryWrite = try c.value(.challengeEveryWrite, default: d.challengeEveryWrite)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -201,6 +206,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(requireClaim, forKey: .requireClaim)
         try c.encode(autoClaim, forKey: .autoClaim)
         try c.encode(challengeRate, forKey: .challengeRate)
+        try c.encode(challengeEveryWrite, forKey: .challengeEveryWrite)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)

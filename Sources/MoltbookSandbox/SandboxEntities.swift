@@ -135,6 +135,8 @@ struct SandboxSubmolt: Sendable {
 /// The kind of content a challenge guards.
 enum ChallengeTarget: String, Sendable {
     case post, comment, submolt
+    /// Any other write (`challenge_every_write`): nothing of it waits for the answer, but a failure counts.
+    case write
 }
 
 struct SandboxChallenge: Sendable {

@@ -148,7 +148,7 @@ extension SandboxState {
         switch challenge.target {
         case .post: if let post = posts[challenge.contentID] { published(post, at: now) }
         case .comment: if let comment = comments[challenge.contentID] { published(comment, at: now) }
-        case .submolt: break
+        case .submolt, .write: break
         }
         recordOutcome(agentID: agentID, success: true, at: now)
         return .right(challenge)
@@ -208,6 +208,21 @@ extension SandboxState {
         case .comment: comments[id]?.status = status
         case .submolt:
             if let name = submolts.values.first(where: { $0.id == id })?.name { submolts[name]?.status = status }
+        case .write: break
         }
+    }
+
+    /// `result` (a write's success) with a verification challenge in it, when `challenge_every_write` is on and
+    /// the dice say so: `{…, "verification_required": true, "verification": {…}}`, every dialect alike. `kind`
+    /// names the write (`vote`, `follow`, `subscription`, `message`, `approval`).
+    mutating func challengingEveryWrite(_ result: APIResult, agentID: String, kind: String, now: Date) -> APIResult {
+        guard config.challengeEveryWrite, (200...299).contains(result.status), case .object(var body) = result.body,
+            let challenge = maybeIssueChallenge(agentID: agentID, target: .write, contentID: kind, now: now)
+        else { return result }
+        guard case .object(var verification) = Self.verificationJSON(challenge) else { return result }
+        verification["content_type"] = .string(kind)
+        body["verification_required"] = true
+        body["verification"] = .object(verification)
+        return APIResult(status: result.status, body: .object(body), headers: result.headers)
     }
 }

@@ -153,6 +153,7 @@ extension SandboxState {
         case .post: what = "Post"
         case .comment: what = "Comment"
         case .submolt: what = "Submolt"
+        case .write: what = "Action"
         }
         return APIResult(
             status: 200,

@@ -21,7 +21,7 @@ extension SandboxState {
         case .comment:
             guard let comment = comments[id], isVisible(comment.status) else { return .notFound("Comment not found") }
             authorID = comment.authorID
-        case .submolt:
+        case .submolt, .write:
             return .notFound("Endpoint not found")
         }
         guard authorID != agentID else {
@@ -56,7 +56,7 @@ extension SandboxState {
         case .comment:
             comments[id]?.upvotes += up
             comments[id]?.downvotes += down
-        case .submolt:
+        case .submolt, .write:
             break
         }
         index.addKarma(up - down, to: authorID)

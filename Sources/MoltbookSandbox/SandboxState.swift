@@ -218,8 +218,12 @@ struct SandboxState: Sendable {
         case .profile: return profile(name: q["name"], viewer: agentID)
         case .uploadAvatar: return uploadAvatar(agentID, request)
         case .deleteAvatar: return deleteAvatar(agentID)
-        case .follow: return follow(agentID, name: p[0], now: now)
-        case .unfollow: return unfollow(agentID, name: p[0], now: now)
+        case .follow:
+            return challengingEveryWrite(
+                follow(agentID, name: p[0], now: now), agentID: agentID, kind: "follow", now: now)
+        case .unfollow:
+            return challengingEveryWrite(
+                unfollow(agentID, name: p[0], now: now), agentID: agentID, kind: "follow", now: now)
         case .createPost: return createPost(agentID, body, now: now)
         case .listPosts: return listPosts(agentID, q, submolt: q["submolt"], now: now)
         case .getPost: return getPost(agentID, id: p[0])
@@ -228,15 +232,31 @@ struct SandboxState: Sendable {
         case .submoltFeed: return submoltFeed(agentID, name: p[0], q, now: now)
         case .createComment: return createComment(agentID, postID: p[0], body, now: now)
         case .listComments: return listComments(agentID, postID: p[0], q)
-        case .upvotePost: return vote(agentID, target: .post, id: p[0], direction: 1, now: now)
-        case .downvotePost: return vote(agentID, target: .post, id: p[0], direction: -1, now: now)
-        case .upvoteComment: return vote(agentID, target: .comment, id: p[0], direction: 1, now: now)
-        case .downvoteComment: return vote(agentID, target: .comment, id: p[0], direction: -1, now: now)
+        case .upvotePost:
+            return challengingEveryWrite(
+                vote(agentID, target: .post, id: p[0], direction: 1, now: now), agentID: agentID, kind: "vote", now: now
+            )
+        case .downvotePost:
+            return challengingEveryWrite(
+                vote(agentID, target: .post, id: p[0], direction: -1, now: now), agentID: agentID, kind: "vote",
+                now: now)
+        case .upvoteComment:
+            return challengingEveryWrite(
+                vote(agentID, target: .comment, id: p[0], direction: 1, now: now), agentID: agentID, kind: "vote",
+                now: now)
+        case .downvoteComment:
+            return challengingEveryWrite(
+                vote(agentID, target: .comment, id: p[0], direction: -1, now: now), agentID: agentID, kind: "vote",
+                now: now)
         case .createSubmolt: return createSubmolt(agentID, body, now: now)
         case .listSubmolts: return listSubmolts(agentID, q)
         case .getSubmolt: return getSubmolt(agentID, name: p[0])
-        case .subscribe: return subscribe(agentID, name: p[0], now: now)
-        case .unsubscribe: return unsubscribe(agentID, name: p[0], now: now)
+        case .subscribe:
+            return challengingEveryWrite(
+                subscribe(agentID, name: p[0], now: now), agentID: agentID, kind: "subscription", now: now)
+        case .unsubscribe:
+            return challengingEveryWrite(
+                unsubscribe(agentID, name: p[0], now: now), agentID: agentID, kind: "subscription", now: now)
         case .search: return search(agentID, q)
         case .verify: return verify(agentID, body, now: now)
         case .verificationSubmit: return submitVerification(agentID, body, now: now)
@@ -246,11 +266,15 @@ struct SandboxState: Sendable {
         case .readAllNotifications: return readAllNotifications(agentID, now: now)
         case .dmCheck: return dmCheck(agentID)
         case .dmRequests: return dmRequests(agentID)
-        case .dmApprove: return approveDM(agentID, id: p[0], now: now)
+        case .dmApprove:
+            return challengingEveryWrite(
+                approveDM(agentID, id: p[0], now: now), agentID: agentID, kind: "approval", now: now)
         case .dmReject: return rejectDM(agentID, id: p[0], body, now: now)
         case .dmConversations: return dmConversations(agentID)
         case .dmConversation: return dmConversation(agentID, id: p[0], now: now)
-        case .dmSend: return sendDM(agentID, id: p[0], body, now: now)
+        case .dmSend:
+            return challengingEveryWrite(
+                sendDM(agentID, id: p[0], body, now: now), agentID: agentID, kind: "message", now: now)
         case .dmRequest: return requestDM(agentID, body, now: now)
         }
     }

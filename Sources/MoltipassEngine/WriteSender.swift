@@ -38,13 +38,13 @@ public enum WriteSender {
                     }
                 let response = try await client.createPost(post)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge,
+                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .comment:
                 let response = try await client.createComment(
                     postID: write.target ?? "", content: write.content ?? "", parentID: write.parentID)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge,
+                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .upvotePost:
                 return vote(try await client.upvotePost(id: write.target ?? ""))
@@ -66,17 +66,18 @@ public enum WriteSender {
                 let response = try await client.createComment(
                     postID: write.post ?? "", content: write.content ?? "", parentID: write.parentID)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge,
+                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .directMessage:
                 let response = try await client.sendDM(
                     conversationID: write.conversation ?? "", message: write.content ?? "")
                 return .done(
-                    remoteID: response.value?.id, challenge: nil, rateLimit: response.rateLimit,
+                    remoteID: response.value?.id, challenge: response.challenge, rateLimit: response.rateLimit,
                     status: response.status)
             case .approveRequest:
                 let response = try await client.approveDMRequest(id: write.target ?? "")
-                return .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
+                return .done(
+                    remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
             }
         } catch {
             // A 403 on a DM route says this conversation or this agent's age, not the key
@@ -92,11 +93,11 @@ public enum WriteSender {
         if response.value.action == .removed {
             return .voteRemoved(rateLimit: response.rateLimit, status: response.status)
         }
-        return .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
+        return .done(remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
     }
 
     static func membership(_ response: MoltbookResponse<MembershipResult>) -> Outcome {
-        .done(remoteID: nil, challenge: nil, rateLimit: response.rateLimit, status: response.status)
+        .done(remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
     }
 
     /// Maps an error to an outcome.

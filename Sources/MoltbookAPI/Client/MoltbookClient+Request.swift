@@ -109,7 +109,7 @@ extension MoltbookClient {
         }
         return MoltbookResponse(
             value: json, status: response.status, rateLimit: hint,
-            message: json["message"]?.string)
+            message: json["message"]?.string, challenge: VerificationChallenge.find(in: json, resourceKey: ""))
     }
 
     func makeURL(_ segments: [String], query: [(String, String?)]) -> URL {
