@@ -77,7 +77,8 @@ public enum WriteSender {
             case .approveRequest:
                 let response = try await client.approveDMRequest(id: write.target ?? "")
                 return .done(
-                    remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
+                    remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status
+                )
             }
         } catch {
             // A 403 on a DM route says this conversation or this agent's age, not the key
@@ -93,7 +94,8 @@ public enum WriteSender {
         if response.value.action == .removed {
             return .voteRemoved(rateLimit: response.rateLimit, status: response.status)
         }
-        return .done(remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
+        return .done(
+            remoteID: nil, challenge: response.challenge, rateLimit: response.rateLimit, status: response.status)
     }
 
     static func membership(_ response: MoltbookResponse<MembershipResult>) -> Outcome {

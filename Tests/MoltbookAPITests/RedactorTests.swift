@@ -5,17 +5,23 @@ import Testing
 /// The one redactor (issue 34): key-shaped tokens, and the keys this process holds by their own bytes.
 @Suite("Redactor")
 struct RedactorTests {
+    /// Key-shaped tokens. The keys are assembled here, not passed as test arguments: swift-testing prints its
+    /// arguments, and scripts/test fails on a key-shaped string in the test output.
+    @Test func keyShapedTokens() {
+        let tail = String(repeating: "Ab9", count: 8)
+        #expect(Redactor.redact("key moltbook_sk_\(tail) here") == "key moltbook_[redacted] here")
+        #expect(Redactor.redact("model sk-proj-\(tail).") == "model sk-[redacted].")
+        #expect(Redactor.redact("{\"key\":\"sk-ant-api03-\(tail)\"}") == "{\"key\":\"sk-[redacted]\"}")
+        #expect(Redactor.redact("Authorization: Bearer \(tail).x") == "Authorization: Bearer [redacted]")
+    }
+
     @Test(arguments: [
-        ("key moltbook_sk_abcdefghijklmnop here", "key moltbook_[redacted] here"),
-        ("model sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX.", "model sk-[redacted]."),
-        ("{\"key\":\"sk-ant-api03-ABCDEFGHIJKLMNOPQRST\"}", "{\"key\":\"sk-[redacted]\"}"),
-        ("Authorization: Bearer abc.def-ghi", "Authorization: Bearer [redacted]"),
         // Not keys: too short, or "sk-" inside a word.
         ("sk-short and moltbook_x", "sk-short and moltbook_x"),
         ("a risk-assessment-of-the-day-and-night report", "a risk-assessment-of-the-day-and-night report"),
         ("", ""),
     ])
-    func keyShapedTokens(text: String, redacted: String) {
+    func notKeys(text: String, redacted: String) {
         #expect(Redactor.redact(text) == redacted)
     }
 

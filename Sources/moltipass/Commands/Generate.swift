@@ -50,7 +50,7 @@ struct Generate: AsyncParsableCommand {
     var now: String?
 
     func validate() throws {
-        if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+        if let now, NowOption.instant(now) == nil { throw ValidationError(NowOption.problem) }
     }
 
     func run() async throws {
@@ -73,7 +73,7 @@ struct Generate: AsyncParsableCommand {
             environment: environment)
         let report: GenerateReport
         do {
-            report = try await session.run(now: now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date())
+            report = try await session.run(now: try NowOption.resolve(now))
         } catch let problem as GenerateProblem {
             printError("moltipass: \(problem.message)")
             return problem.status

@@ -101,7 +101,7 @@ struct Cancel: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             let results = try await openState(state).cancel(keys, at: instant)
             if json {
                 try printEncoded(results)
@@ -148,7 +148,7 @@ struct History: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             let start =
                 ISO8601DateFormatter().date(from: since)
                 ?? instant.addingTimeInterval(-(AgentControl.duration(since) ?? 86_400))

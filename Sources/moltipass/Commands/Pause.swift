@@ -40,7 +40,7 @@ struct Pause: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let control = try await openState(state)
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             let until = duration.flatMap(AgentControl.duration).map { instant.addingTimeInterval($0) }
             try await control.pause(agent, until: until, reason: reason, at: instant)
             let untilText = until.map { ISO8601DateFormatter().string(from: $0) }
@@ -78,7 +78,7 @@ struct Resume: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let control = try await openState(state)
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             let resumed = try await control.resume(agent, at: instant)
             if json {
                 let encoder = JSONEncoder()

@@ -110,7 +110,7 @@ struct Plan: AsyncParsableCommand {
         if recipes.isEmpty { throw ValidationError("give at least one recipe file") }
         if PlanOptions.duration(horizon) == nil { throw ValidationError("--for takes a duration such as 7d, 12h, 90m") }
         if let from, ISO8601DateFormatter().date(from: from) == nil { throw ValidationError("--from takes ISO-8601") }
-        if let now, ISO8601DateFormatter().date(from: now) == nil { throw ValidationError("--now takes ISO-8601") }
+        if let now, NowOption.instant(now) == nil { throw ValidationError(NowOption.problem) }
         if !(0...1).contains(challengeRate) { throw ValidationError("--challenge-rate is between 0 and 1") }
         if !(0...1).contains(faultRate) { throw ValidationError("--fault-rate is between 0 and 1") }
         do {
@@ -140,7 +140,7 @@ struct Plan: AsyncParsableCommand {
                 return .invalidRecipe
             }
             guard case .success(let recipes) = loaded else { return .invalidRecipe }
-            let wallNow = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let wallNow = try NowOption.resolve(now)
             let display = try PlanDisplayZone.choose(flag: tz, recipes: recipes)
             let failOn = try failOn.map(PlanFailOn.init(parsing:))
             let statePath = StateLocation.path(flag: state, environment: environment)

@@ -110,7 +110,7 @@ struct Run: AsyncParsableCommand {
         if DurationOption.seconds(maxWait, allowZero: true) == nil {
             throw ValidationError(DurationOption.problem("--max-wait", maxWait))
         }
-        if let now, Self.instant(now) == nil { throw ValidationError("--now takes ISO-8601") }
+        if let now, NowOption.instant(now) == nil { throw ValidationError(NowOption.problem) }
         if let timeScale, TimeScale(timeScale) == nil {
             throw ValidationError(TimeScale.problem("--time-scale", timeScale))
         }
@@ -126,15 +126,6 @@ struct Run: AsyncParsableCommand {
             throw ValidationError("--lease-ttl takes a duration from 30s to 1d, such as 10m")
         }
         return seconds
-    }
-
-    /// `--now`'s instant: ISO-8601, with or without fractional seconds (scripts that start
-    /// several runners on one scaled clock give the sandbox's time to the millisecond).
-    static func instant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let whole = formatter.date(from: text) { return whole }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 
     func run() async throws {
@@ -157,7 +148,7 @@ struct Run: AsyncParsableCommand {
             let logger = makeLogger()
             var session = try await RunSession(
                 recipes: recipes, state: stateTarget, keys: try keys.session(), logger: logger,
-                now: now.flatMap(Self.instant), timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime,
+                now: now.flatMap(NowOption.instant), timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime,
                 started: started)
             session.journalRetention = try Self.retention(journalRetention)
             session.leaseTTL = try Self.leaseSeconds(leaseTtl)

@@ -45,7 +45,7 @@ struct StateMigrate: AsyncParsableCommand {
             let move = StateMove(
                 from: from, to: to, environment: ProcessInfo.processInfo.environment,
                 logger: Logger(label: "moltipass.state"))
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             try printReport(try await move.run(now: instant), json: json)
             return .ok
         }

@@ -61,7 +61,7 @@ struct Status: AsyncParsableCommand {
             guard let target = StateLocation.target(flag: state, environment: environment) else {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
-            let instant = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let instant = try NowOption.resolve(now)
             let snapshot = try await target.readOnly()
             defer { Task { await StateTarget.close(snapshot) } }
             let report = try await StatusReport.make(recipes: recipes, store: snapshot, now: instant)
