@@ -62,5 +62,14 @@ struct StreakBoundTests {
         ])
         #expect(health.status == 1)
         #expect(health.stderr.contains("on the server's count (Moltbook suspends at 10)"), "\(health.stderr)")
+        // How far the agent is from a suspension, in status.
+        let status = try await fixture.home.run([
+            "status", recipe, "--state", fixture.statePath, "--json", "--now",
+            RunFixture.iso(later.addingTimeInterval(48 * 1_805)),
+        ])
+        let agent = try JSONValue.parse(Data(status.stdout.utf8))["agents"]?.array?.first
+        #expect(agent?["challenge_streak"]?["on_server"]?.int == 8, "\(status.stdout)")
+        #expect(agent?["challenge_streak"]?["stops_at"]?.int == 8)
+        #expect(agent?["challenge_streak"]?["suspends_at"]?.int == 10)
     }
 }

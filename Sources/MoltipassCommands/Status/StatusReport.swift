@@ -97,6 +97,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// Failed verification challenges in a row as the server counts them (issue 34; `ChallengeStreak.onServer`):
+    /// at `stopsAt` the agent's writes stop for good, at `suspendsAt` Moltbook suspends the account.
+    public struct ChallengeStreakStatus: Sendable, Codable, Equatable {
+        public var onServer: Int
+        public var stopsAt: Int = ChallengePolicy.safeStreak
+        public var suspendsAt: Int = ChallengePolicy.serverThreshold
+    }
+
     public struct AgentStatus: Sendable, Codable, Equatable {
         public var agent: String
         public var classes: [ClassStatus]
@@ -115,6 +123,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var leaseToken: Int64? = nil
         /// Nil when the engine has stored none (no pass read `/home` or the DM check yet).
         public var inbox: Inbox? = nil
+        public var challengeStreak: ChallengeStreakStatus = ChallengeStreakStatus(onServer: 0)
     }
 
     /// An engine process that recorded a heartbeat: a daemon (a runner of the fleet while its
@@ -186,7 +195,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     try await reader.challenges(account: agent, status: .open, limit: 20),
                     parked,
                     try await reader.lease(account: agent),
-                    try await InboxSummary.read(account: agent, in: reader)
+                    try await InboxSummary.read(account: agent, in: reader),
+                    try await ChallengeStreak.onServer(account: agent, in: reader)
                 )
             }
             let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
@@ -228,7 +238,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     },
                     openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
                     leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt, leaseSince: lease?.acquiredAt,
-                    leaseToken: lease?.token, inbox: data.6.map(Inbox.init)))
+                    leaseToken: lease?.token, inbox: data.6.map(Inbox.init),
+                    challengeStreak: ChallengeStreakStatus(onServer: data.7)))
         }
         return StatusReport(now: now, agents: result, lastTick: lastTick, runners: runners)
     }
@@ -285,6 +296,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
                         + (entry.lastError.map { " — \($0)" } ?? ""))
             }
             for code in agent.openChallenges { lines.append("  open verification challenge \(code)") }
+            let streak = agent.challengeStreak
+            if streak.onServer > 0 {
+                lines.append(
+                    "  \(streak.onServer) verification challenges failed in a row on the server's count: the agent "
+                        + "stops for good at \(streak.stopsAt); Moltbook suspends at \(streak.suspendsAt)")
+            }
             for parked in agent.parked {
                 lines.append(
                     "  parked \(parked.contentType) \(parked.excerpt.map { "\"\($0)\"" } ?? parked.id ?? "?"): "
