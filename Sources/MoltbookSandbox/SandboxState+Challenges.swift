@@ -213,13 +213,18 @@ extension SandboxState {
     }
 
     /// `result` (a write's success) with a verification challenge in it, when `challenge_every_write` is on and
-    /// the dice say so: `{…, "verification_required": true, "verification": {…}}`, every dialect alike. `kind`
+    /// the dice say so: `{…, "verification_required": true, "verification": {…}}` (the community mock's
+    /// `{code, challenge, instructions}` in its dialect, answered at its route). `kind`
     /// names the write (`vote`, `follow`, `subscription`, `message`, `approval`).
     mutating func challengingEveryWrite(_ result: APIResult, agentID: String, kind: String, now: Date) -> APIResult {
         guard config.challengeEveryWrite, (200...299).contains(result.status), case .object(var body) = result.body,
             let challenge = maybeIssueChallenge(agentID: agentID, target: .write, contentID: kind, now: now)
         else { return result }
-        guard case .object(var verification) = Self.verificationJSON(challenge) else { return result }
+        // The community mock's shape (`code`, `challenge`, answered at its own route) where it is the dialect.
+        let shaped =
+            config.dialect == .minimalMock
+            ? Self.minimalMockChallenge(challenge).body["verification"] ?? .null : Self.verificationJSON(challenge)
+        guard case .object(var verification) = shaped else { return result }
         verification["content_type"] = .string(kind)
         body["verification_required"] = true
         body["verification"] = .object(verification)

@@ -5,11 +5,12 @@ import Testing
 
 /// Issue 34, observation 7, through the binary: a reply template echoing `{{ trigger.content }}` published
 /// another agent's ESC, BEL and NUL characters and a `moltbook_sk_…`-shaped string. The echo now carries the
-/// words and none of those.
+/// words and none of those. On moltbook.com's dialect: what is cleaned is the template's input, whatever the
+/// server; the replies reach the agent through `/home` and its notifications, which the community server has not.
 @Suite("Text from other agents in our writes")
 struct InboundHygieneTests {
-    @Test func aReplyEchoesNoControlCharacterAndNoKey() async throws {
-        let fixture = try await RunFixture.start()
+    @Test(.pinsItsDialect) func aReplyEchoesNoControlCharacterAndNoKey() async throws {
+        let fixture = try await RunFixture.start(dialect: .moltbookCom)
         defer { Task { await fixture.stop() } }
         let t0 = RunFixture.t0
         try await fixture.setClock(t0.addingTimeInterval(-3 * 86_400))
