@@ -28,6 +28,13 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// Whether every other write (a vote, a follow, a subscription, a direct message, a request approved) may be
     /// challenged too, at `challengeRate` (`challenge_every_write`; off: moltbook.com challenges content only).
     public var challengeEveryWrite = false
+    /// The answer to a post or comment created without a challenge (`create_answer`): the
+    /// dialect's object (default), only its id (`{"post_id": …}`), or only `{"success": true}`:
+    /// shapes independent servers answer with (issue 33, observation 2).
+    public var createAnswer: CreateAnswerShape = .object
+    /// Post lists ignore `cursor` and `offset` and say nothing of a next page (`ignore_paging`):
+    /// a server whose first page is all a client can see.
+    public var ignorePaging = false
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -144,6 +151,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case autoClaim = "auto_claim"
         case challengeRate = "challenge_rate"
         case challengeEveryWrite = "challenge_every_write"
+        case createAnswer = "create_answer"
+        case ignorePaging = "ignore_paging"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -179,6 +188,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         autoClaim = try c.value(.autoClaim, default: d.autoClaim)
         challengeRate = try c.value(.challengeRate, default: d.challengeRate)
         challengeEveryWrite = try c.value(.challengeEveryWrite, default: d.challengeEveryWrite)
+        createAnswer = try c.value(.createAnswer, default: d.createAnswer)
+        ignorePaging = try c.value(.ignorePaging, default: d.ignorePaging)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -207,6 +218,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(autoClaim, forKey: .autoClaim)
         try c.encode(challengeRate, forKey: .challengeRate)
         try c.encode(challengeEveryWrite, forKey: .challengeEveryWrite)
+        try c.encode(createAnswer, forKey: .createAnswer)
+        try c.encode(ignorePaging, forKey: .ignorePaging)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)
@@ -237,4 +250,23 @@ public enum RateLimitShape: String, Sendable, Codable, Equatable, CaseIterable {
     case commentCooldown = "comment_cooldown"
     /// The open-source server's camelCase shape: `{success:false,error,code:"RATE_LIMITED",hint,retryAfter,retryAfterMinutes}`.
     case oss
+}
+
+/// How the sandbox answers a create that needs no challenge (`SandboxConfig.createAnswer`).
+public enum CreateAnswerShape: String, Sendable, Codable, Equatable, CaseIterable {
+    /// The dialect's own answer, with the created object.
+    case object
+    /// `{"post_id": "…"}` / `{"comment_id": "…"}`, HTTP 200, nothing else.
+    case idOnly = "id_only"
+    /// `{"success": true}`, HTTP 200: created, its id not given.
+    case successOnly = "success_only"
+
+    /// The answer for a created `resource` (`post`, `comment`) with `id`; nil for `.object`.
+    func answer(resource: String, id: String) -> APIResult? {
+        switch self {
+        case .object: nil
+        case .idOnly: .ok(["\(resource)_id": .string(id)], status: 200)
+        case .successOnly: .ok(["success": .bool(true)], status: 200)
+        }
+    }
 }

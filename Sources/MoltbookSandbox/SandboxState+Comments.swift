@@ -36,6 +36,7 @@ extension SandboxState {
         if !dialect.chargesBeforeValidation { agents[agentID]?.commentTimes.append(now) }
         counters.commentsCreated += 1
         if challenge == nil { published(comment, at: now) }
+        if challenge == nil, let answer = config.createAnswer.answer(resource: "comment", id: id) { return answer }
         switch dialect {
         case .moltbookCom:
             break

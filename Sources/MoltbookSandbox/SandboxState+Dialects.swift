@@ -110,6 +110,7 @@ extension SandboxState {
         guard config.dialect == .oss else {
             return APIResult(status: 200, body: ["posts": .array(items.map { .object(minimalMockPostItem($0)) })])
         }
+        guard !config.ignorePaging else { return .ok(["data": .array(items.map { .object(ossPostItem($0)) })]) }
         return .ok([
             "data": .array(items.map { .object(ossPostItem($0)) }),
             "pagination": [

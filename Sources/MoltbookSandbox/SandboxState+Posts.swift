@@ -50,6 +50,7 @@ extension SandboxState {
         submolts[submolt.name]?.lastActivityAt = now
         counters.postsCreated += 1
         if challenge == nil { published(post, at: now) }
+        if challenge == nil, let answer = config.createAnswer.answer(resource: "post", id: id) { return answer }
         switch dialect {
         case .moltbookCom:
             break
@@ -97,8 +98,10 @@ extension SandboxState {
     /// One page of the visible posts among `candidates` (oldest first). `new` walks the list from
     /// its newest end and stops after the page; the other orders depend on scores and sort it all.
     private mutating func postList(
-        _ candidates: [SandboxIndex.Ref], _ query: [String: String], defaultSort: String, now: Date
+        _ candidates: [SandboxIndex.Ref], _ given: [String: String], defaultSort: String, now: Date
     ) -> APIResult {
+        // `ignore_paging`: a server that pages nothing (the first page, whatever was asked).
+        let query = config.ignorePaging ? given.filter { $0.key != "cursor" && $0.key != "offset" } : given
         var sort = query["sort"] ?? defaultSort
         if !Self.postSorts.contains(sort) {
             // The other servers fall back to the default order.
@@ -134,10 +137,15 @@ extension SandboxState {
         guard let page = found else {
             return SandboxPagination.invalidCursor
         }
-        return .ok([
+        var fields: [String: JSON] = [
             "posts": .array(page.items.map { listedPostJSON($0) }), "count": .int(page.items.count),
             "has_more": .bool(page.hasMore), "next_cursor": .optional(page.nextCursor), "authenticated": true,
-        ])
+        ]
+        if config.ignorePaging {
+            fields["has_more"] = nil
+            fields["next_cursor"] = nil
+        }
+        return .ok(fields)
     }
 
     /// Orders posts: `new` by time, `top` by score, `hot` Reddit-style, `rising` by score over age at `now`.

@@ -82,6 +82,11 @@ extension AccountPass {
 
     enum ReconcileStep { case settled, send, stop }
 
+    /// An unknown outcome's reason with the operator's way to settle it.
+    static func settleHint(_ key: String, _ reason: String) -> String {
+        "\(reason); an operator settles it with `moltipass settle \(key.prefix(12)) --sent` or `--not-sent`"
+    }
+
     /// Folds the hints of the response to `write` into the limiter (`X-RateLimit-*` to the
     /// class `windowClass(of:)` names).
     func absorb(
@@ -119,6 +124,12 @@ extension AccountPass {
             case .giveUp(let reason, let outcome):
                 _ = try? await store.markFailed(key: entry.key, reason: reason, retryAt: nil, at: now)
                 report.items.append(item(entry, write.summary, outcome, reason))
+                return .settled
+            case .unknown(let reason, let readAgainAt):
+                let asked = Self.settleHint(entry.key, reason)
+                _ = try? await store.markUncertain(key: entry.key, reason: asked, retryAt: readAgainAt, at: now)
+                report.items.append(item(entry, write.summary, .uncertain, asked, readAgainAt))
+                report.due(at: readAgainAt)
                 return .settled
             }
         } catch {

@@ -51,8 +51,12 @@ struct DrainMachine {
         guard let payload = entry.payload, let write = PlannedWrite(payload: payload) else { return .unreadable }
         if let next = entry.nextAttemptAt, next > now {
             // Later writes of the class wait behind one waiting for a retry: a queue's next post
-            // must not overtake it (found by scripts/reliability: possible reordering).
-            if entry.attempts > 0, blocked[write.limitClass] == nil { blocked[write.limitClass] = next }
+            // must not overtake it (found by scripts/reliability: possible reordering). One whose
+            // outcome is unknown holds nothing: it may wait days for an operator, and whatever it
+            // turns out to be, a different later write is no duplicate of it.
+            if entry.attempts > 0, entry.state != .uncertain, blocked[write.limitClass] == nil {
+                blocked[write.limitClass] = next
+            }
             return .waiting(write, until: next, reason: entry.lastError ?? "scheduled")
         }
         return entry.state == .sent || entry.state == .uncertain ? .readBack(write) : .send(write)
@@ -228,6 +232,15 @@ struct DrainMachine {
         case send
         /// Give it up: finish it failed (report `outcome`).
         case giveUp(reason: String, outcome: RunReport.Item.Outcome)
+        /// What was read does not say: keep it uncertain, never sent again automatically; read it
+        /// again at `readAgainAt`, or an operator settles it (`moltipass settle KEY --sent|--not-sent`).
+        case unknown(reason: String, readAgainAt: Date)
+    }
+
+    /// When an unknown write is read again: as long after now as it has been since it was sent,
+    /// between ten minutes and twelve hours (a back-off that needs no counter in the journal).
+    static func readAgain(sentAt: Date, now: Date) -> Date {
+        now.addingTimeInterval(min(max(now.timeIntervalSince(sentAt), 600), 43_200))
     }
 
     mutating func handle(
@@ -247,10 +260,13 @@ struct DrainMachine {
                     + "not sent again", outcome: .failed)
         case .notApplied:
             return .send
-        case .unknowable:
-            // A vote on a server that shows no vote state: a second vote would toggle it off.
-            return .giveUp(
-                reason: "vote outcome unknown and the server does not show votes; never re-sent", outcome: .uncertain)
+        case .unknown(let why):
+            // Unknown is never re-sent (issue 33): a second post would be a duplicate, a second
+            // vote would take the first back. It waits, is read again, and asks for an operator.
+            let at = Self.readAgain(sentAt: sentAt, now: now)
+            return .unknown(
+                reason: "outcome unknown: \(why); not sent again, read again at \(MoltbookDateText.iso(at))",
+                readAgainAt: at)
         }
     }
 }

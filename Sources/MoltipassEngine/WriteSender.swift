@@ -38,13 +38,13 @@ public enum WriteSender {
                     }
                 let response = try await client.createPost(post)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
+                    remoteID: response.value.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .comment:
                 let response = try await client.createComment(
                     postID: write.target ?? "", content: write.content ?? "", parentID: write.parentID)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
+                    remoteID: response.value.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .upvotePost:
                 return vote(try await client.upvotePost(id: write.target ?? ""))
@@ -66,7 +66,7 @@ public enum WriteSender {
                 let response = try await client.createComment(
                     postID: write.post ?? "", content: write.content ?? "", parentID: write.parentID)
                 return .done(
-                    remoteID: response.value.item?.id, challenge: response.value.challenge ?? response.challenge,
+                    remoteID: response.value.id, challenge: response.value.challenge ?? response.challenge,
                     rateLimit: response.rateLimit, status: response.status)
             case .directMessage:
                 let response = try await client.sendDM(

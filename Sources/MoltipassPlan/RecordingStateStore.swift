@@ -153,8 +153,8 @@ private struct RecordingTransaction: StateTransaction {
     func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry {
         try await inner.markFailed(key: key, reason: reason, retryAt: retryAt, at: now)
     }
-    func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
-        try await inner.markUncertain(key: key, reason: reason, at: now)
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry {
+        try await inner.markUncertain(key: key, reason: reason, retryAt: retryAt, at: now)
     }
     func pruneJournal(account: String, doneCreatedBefore date: Date) async throws -> Int {
         try await inner.pruneJournal(account: account, doneCreatedBefore: date)

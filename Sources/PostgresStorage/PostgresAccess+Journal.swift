@@ -56,11 +56,11 @@ extension PostgresAccess {
         }
     }
 
-    func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry {
         try await transition(key, to: .uncertain) { current in
             """
             UPDATE \(unescaped: s).journal SET state = 'uncertain', updated_at = \(now.timeIntervalSince1970),
-                last_error = \(reason), next_attempt_at = NULL
+                last_error = \(reason), next_attempt_at = \(retryAt?.timeIntervalSince1970)::double precision
             WHERE key = \(key) AND state = \(current.rawValue) RETURNING *
             """
         }

@@ -47,8 +47,10 @@ extension StateStore {
     }
 
     /// `markUncertain` in a transaction of its own.
-    public func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
-        try await transaction { try await $0.markUncertain(key: key, reason: reason, at: now) }
+    public func markUncertain(key: String, reason: String, retryAt: Date? = nil, at now: Date) async throws
+        -> JournalEntry
+    {
+        try await transaction { try await $0.markUncertain(key: key, reason: reason, retryAt: retryAt, at: now) }
     }
 
     /// The journal entry under `key`.

@@ -35,8 +35,9 @@ public protocol StateTransaction: StateReader {
     func markDone(key: String, remoteID: String?, at now: Date) async throws -> JournalEntry
     /// Refused or given up. With `retryAt`, the entry stays pending until then; without, it is finished.
     func markFailed(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry
-    /// The outcome is unknown: read back before anything is sent again.
-    func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry
+    /// The outcome is unknown: read back before anything is sent again (not before `retryAt`,
+    /// when given: what was read did not say, and it is read again then).
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry
     /// Deletes `account`'s `done` entries created before `date`; returns how many. Dedup
     /// records and challenges keep their facts (their journal key is cleared). Entries in any
     /// other state stay: pending ones are work, and a finally failed comment or vote still counts
@@ -95,4 +96,11 @@ public protocol StateTransaction: StateReader {
     func recordHeartbeat(_ heartbeat: Heartbeat) async throws
     /// Forgets a process's heartbeat (at clean exit).
     func removeHeartbeat(holder: String) async throws
+}
+
+extension StateTransaction {
+    /// `markUncertain` to be read back on the next pass.
+    public func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
+        try await markUncertain(key: key, reason: reason, retryAt: nil, at: now)
+    }
 }

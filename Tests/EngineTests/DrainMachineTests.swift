@@ -183,21 +183,36 @@ struct DrainMachineTests {
             return
         }
         #expect(until == sentAt.addingTimeInterval(1_800))
-        #expect(machine.handle(verdict: .notApplied, for: Self.post, attempts: 2, sentAt: sentAt) == .send)
+        let absent = Reconciler.Verdict.notApplied(evidence: "the feed, read to its end, does not hold it")
+        #expect(machine.handle(verdict: absent, for: Self.post, attempts: 2, sentAt: sentAt) == .send)
         guard
             case .giveUp(let reason, .failed) = machine.handle(
-                verdict: .notApplied, for: Self.post, attempts: DrainMachine.maxUnclearSends, sentAt: sentAt)
+                verdict: absent, for: Self.post, attempts: DrainMachine.maxUnclearSends, sentAt: sentAt)
         else {
             Issue.record("five unclear sends are enough")
             return
         }
         #expect(reason.hasPrefix("sent 5 times"))
-        guard
-            case .giveUp(_, .uncertain) = machine.handle(
-                verdict: .unknowable, for: Self.post, attempts: 1, sentAt: sentAt)
-        else {
-            Issue.record("a vote whose state the server hides is never re-sent")
-            return
+    }
+
+    /// Unknown is never sent again: it waits, read again with a back-off of as long as it has
+    /// been since the send, from ten minutes to twelve hours (issue 33, deliverable 1).
+    @Test(arguments: [
+        (sentAgo: 60.0, readAgainIn: 600.0), (sentAgo: 3_600, readAgainIn: 3_600), (sentAgo: 200_000, readAgainIn: 43_200),
+    ])
+    func unknownWaitsWithBackOff(sentAgo: Double, readAgainIn: Double) {
+        var machine = Self.machine()
+        let verdict = Reconciler.Verdict.unknown(reason: "the feed read 10 pages without reaching back past the send")
+        for attempts in [1, DrainMachine.maxUnclearSends] {
+            let answer = machine.handle(
+                verdict: verdict, for: Self.post, attempts: attempts, sentAt: Self.now.addingTimeInterval(-sentAgo))
+            let at = Self.now.addingTimeInterval(readAgainIn)
+            #expect(
+                answer
+                    == .unknown(
+                        reason: "outcome unknown: the feed read 10 pages without reaching back past the send; "
+                            + "not sent again, read again at \(MoltbookDateText.iso(at))",
+                        readAgainAt: at))
         }
     }
 }

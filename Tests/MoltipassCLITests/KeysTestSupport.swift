@@ -29,7 +29,7 @@ struct KeysHome {
     /// The commands that read the clock when they are not given `--now` (the binary's hidden or
     /// documented `--now` option; `lint` and `plan` take `--from` / `--start` for the same).
     static let clockCommands: Set<String> = [
-        "run", "status", "pause", "resume", "generate", "cancel", "history", "migrate",
+        "run", "status", "pause", "resume", "generate", "cancel", "settle", "history", "migrate",
     ]
 
     /// The command `arguments` names (`state migrate` is `migrate`), when it is one that reads the

@@ -79,7 +79,7 @@ import Testing
         let allowed: [JournalState: Set<JournalState>] = [
             .intent: [.sent, .done, .failed],
             .sent: [.done, .failed, .uncertain],
-            .uncertain: [.done, .failed, .sent],
+            .uncertain: [.done, .failed, .sent, .uncertain],
             .failed: [.sent, .done, .failed],
             .done: [],
         ]

@@ -22,12 +22,15 @@ extension MoltbookClient {
     }
 
     /// `GET /posts/ID/comments`: top-level comments with their `replies` trees.
-    public func comments(postID: String, sort: CommentSort = .new, limit: Int? = nil, cursor: String? = nil)
-        async throws(APIError) -> MoltbookResponse<Page<Comment>>
-    {
+    public func comments(
+        postID: String, sort: CommentSort = .new, limit: Int? = nil, cursor: String? = nil, offset: Int? = nil
+    ) async throws(APIError) -> MoltbookResponse<Page<Comment>> {
         let response = try await call(
             .get, ["posts", postID, "comments"],
-            query: [("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor)])
+            query: [
+                ("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor),
+                ("offset", offset.map(String.init)),
+            ])
         return try page(response, keys: ["comments"], endpoint: "GET /posts/ID/comments", decode: Comment.init(json:))
     }
 }

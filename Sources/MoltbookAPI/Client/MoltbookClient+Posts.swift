@@ -45,13 +45,15 @@ extension MoltbookClient {
     }
 
     /// `GET /posts`: the global feed, or one submolt's with `submolt`.
-    public func posts(sort: PostSort = .new, limit: Int? = nil, cursor: String? = nil, submolt: String? = nil)
-        async throws(APIError) -> MoltbookResponse<Page<Post>>
-    {
+    /// `offset` pages a server that names no cursor (the open-source server's `pagination.offset`).
+    public func posts(
+        sort: PostSort = .new, limit: Int? = nil, cursor: String? = nil, submolt: String? = nil, offset: Int? = nil
+    ) async throws(APIError) -> MoltbookResponse<Page<Post>> {
         let response = try await call(
             .get, ["posts"],
             query: [
                 ("sort", sort.rawValue), ("limit", limit.map(String.init)), ("cursor", cursor), ("submolt", submolt),
+                ("offset", offset.map(String.init)),
             ])
         return try page(response, keys: ["posts", "recentPosts"], endpoint: "GET /posts", decode: Post.init(json:))
     }
@@ -116,7 +118,10 @@ extension MoltbookClient {
             throw shapeError(endpoint, keys.first ?? "list", response)
         }
         let (hasMore, cursor) = Envelope.pagination(response.value)
-        return response.map { _ in Page(items: list.compactMap(decode), hasMore: hasMore, nextCursor: cursor) }
+        let ended = Envelope.saysEnded(response.value)
+        return response.map { _ in
+            Page(items: list.compactMap(decode), hasMore: hasMore, nextCursor: cursor, ended: ended)
+        }
     }
 
     func created<T: Sendable>(
@@ -124,8 +129,17 @@ extension MoltbookClient {
     ) throws(APIError) -> MoltbookResponse<Created<T>> {
         let challenge = VerificationChallenge.find(in: response.value, resourceKey: key)
         let item = Envelope.item(response.value, keys: [key]).flatMap(decode)
-        // Without the item, only a challenge makes it a success (the content waits for it).
-        guard item != nil || challenge != nil else { throw shapeError(endpoint, key, response) }
-        return response.map { json in Created(item: item, challenge: challenge, message: json["message"]?.string) }
+        // Created means created (issue 33, observation 2): a 2xx that names the new object's id in
+        // any shape servers use (`{post_id}`, `{id}`, `{data: {id}}` …) is the object's id; a 2xx
+        // that says `success: true` and names none is applied with the id still to be found. Only
+        // a 2xx that says none of these is unreadable (its outcome unknown).
+        let id = Envelope.createdID(response.value, key: key)
+        let succeeded = Envelope.saysSuccess(response.value)
+        guard item != nil || challenge != nil || id != nil || succeeded else {
+            throw shapeError(endpoint, key, response)
+        }
+        return response.map { json in
+            Created(item: item, id: id, challenge: challenge, message: json["message"]?.string)
+        }
     }
 }

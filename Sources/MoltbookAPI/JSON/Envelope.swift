@@ -44,4 +44,36 @@ enum Envelope {
         }
         return (more ?? (cursor != nil), cursor)
     }
+
+    /// Whether the answer says explicitly that no page follows (`has_more: false` / `hasMore:
+    /// false`, at the top level or inside `data`/`pagination`) and names no next cursor.
+    static func saysEnded(_ json: JSONValue) -> Bool {
+        let places = [json, json["data"], json["pagination"]].compactMap { $0 }
+        let more = places.lazy.compactMap { ($0["has_more"] ?? $0["hasMore"])?.bool }.first
+        return more == false && pagination(json).nextCursor == nil
+    }
+
+    /// The id of the object a create answer names, in the shapes servers use: the object's `id`
+    /// (under `key`, `data` or `data.key`), `<key>_id` / `<key>Id` at the top level or in
+    /// `data`, or a bare `id` there. Strings and integers both count; an empty string does not.
+    static func createdID(_ json: JSONValue, key: String) -> String? {
+        let places = [json[key], json["data"]?[key], json["data"], json].compactMap { $0 }
+        let names = ["id", "\(key)_id", "\(key)Id", "\(key)ID"]
+        for place in places where place.object != nil {
+            for name in names {
+                if let id = identifier(place[name]) { return id }
+            }
+        }
+        return nil
+    }
+
+    /// Whether an answer says it succeeded (`success: true`, at the top level or in `data`).
+    static func saysSuccess(_ json: JSONValue) -> Bool {
+        json["success"]?.bool == true || json["data"]?["success"]?.bool == true
+    }
+
+    private static func identifier(_ value: JSONValue?) -> String? {
+        guard let text = value?.string, !text.isEmpty else { return nil }
+        return text
+    }
 }

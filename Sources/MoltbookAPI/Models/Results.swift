@@ -5,11 +5,16 @@ public struct Page<Item: Sendable>: Sendable {
     public var items: [Item]
     public var hasMore: Bool
     public var nextCursor: String?
+    /// The server said in so many words that nothing follows (`has_more: false`): the listing
+    /// is complete. A page without the field is not evidence of the end (issue 33: a verdict of
+    /// absence needs a listing that covers the question).
+    public var ended: Bool
 
-    public init(items: [Item], hasMore: Bool, nextCursor: String?) {
+    public init(items: [Item], hasMore: Bool, nextCursor: String?, ended: Bool = false) {
         self.items = items
         self.hasMore = hasMore
         self.nextCursor = nextCursor
+        self.ended = ended
     }
 }
 
@@ -111,6 +116,9 @@ public enum CommentSort: String, Sendable, CaseIterable {
 public struct Created<Item: Sendable>: Sendable {
     /// The created item; nil when a server sent only a challenge (moltbook-api.md §6.3).
     public var item: Item?
+    /// The new object's id, wherever the answer put it (the item's `id`, `post_id`, `data.id` …);
+    /// nil when the server named none (`{"success": true}` alone): applied, its id to be found.
+    public var id: String?
     /// Present when the content waits for `POST /verify`.
     public var challenge: VerificationChallenge?
     public var message: String?

@@ -72,21 +72,16 @@ extension AgentControl {
     /// A write that has left (sent, uncertain) cannot be cancelled: its outcome is being settled.
     public func cancel(_ keys: [String], at now: Date) async throws -> [Cancelled] {
         try await store.transaction { transaction in
-            var pending: [JournalEntry] = []
-            for account in try await transaction.knownAccounts() {
-                pending += try await transaction.pendingJournalEntries(account: account)
-            }
+            let pending = try await Self.allPending(in: transaction)
             var results: [Cancelled] = []
             for given in keys {
-                let matches = pending.filter { $0.key == given || (given.count >= 6 && $0.key.hasPrefix(given)) }
-                guard matches.count == 1, let entry = matches.first else {
-                    results.append(
-                        Cancelled(
-                            given: given, cancelled: false,
-                            problem: matches.isEmpty
-                                ? "no waiting write has this key (see `moltipass pending`)"
-                                : "\(matches.count) waiting writes start with it; give more of the key"))
+                let entry: JournalEntry
+                switch Self.match(given, in: pending) {
+                case .failure(let problem):
+                    results.append(Cancelled(given: given, cancelled: false, problem: problem.text))
                     continue
+                case .success(let found):
+                    entry = found
                 }
                 var result = Cancelled(
                     given: given, key: entry.key, agent: entry.account, action: Self.summary(entry), cancelled: false)
@@ -101,6 +96,88 @@ extension AgentControl {
                     how: .cancel(reason: "cancelled by an operator at \(MoltbookDateText.iso(now))"), at: now,
                     in: transaction)
                 result.cancelled = !dropped.isEmpty
+                results.append(result)
+            }
+            return results
+        }
+    }
+
+    struct KeyProblem: Error {
+        var text: String
+    }
+
+    /// The one pending entry `given` names: its full key, or a prefix of at least 6 characters.
+    static func match(_ given: String, in pending: [JournalEntry]) -> Result<JournalEntry, KeyProblem> {
+        let matches = pending.filter { $0.key == given || (given.count >= 6 && $0.key.hasPrefix(given)) }
+        guard matches.count == 1, let entry = matches.first else {
+            return .failure(
+                KeyProblem(
+                    text: matches.isEmpty
+                        ? "no waiting write has this key (see `moltipass pending`)"
+                        : "\(matches.count) waiting writes start with it; give more of the key"))
+        }
+        return .success(entry)
+    }
+
+    /// All pending entries of every agent the state knows.
+    static func allPending(in transaction: any StateTransaction) async throws -> [JournalEntry] {
+        var pending: [JournalEntry] = []
+        for account in try await transaction.knownAccounts() {
+            pending += try await transaction.pendingJournalEntries(account: account)
+        }
+        return pending
+    }
+
+    /// What `settle` did with one key.
+    public struct Settled: Sendable, Codable, Equatable {
+        public var given: String
+        public var key: String?
+        public var agent: String?
+        public var action: String?
+        /// `done` (it was sent: finished applied) or `failed` (not sent: due again now).
+        public var state: String?
+        public var settled: Bool
+        public var problem: String?
+    }
+
+    /// An operator's decision on writes whose outcome is unknown (issue 33: unknown is never
+    /// re-sent automatically). `sent`: the operator saw it on the server; it is finished done
+    /// (with `remoteID` when given), and the limiter is not charged again. Not `sent`: the
+    /// operator is sure it is not there; it becomes due now and the next run sends it (its
+    /// duplicate guard and server check still apply). Only a write that left (sent, uncertain)
+    /// can be settled; a waiting one is cancelled instead.
+    public func settle(_ keys: [String], sent: Bool, remoteID: String?, at now: Date) async throws -> [Settled] {
+        try await store.transaction { transaction in
+            let pending = try await Self.allPending(in: transaction)
+            var results: [Settled] = []
+            for given in keys {
+                let entry: JournalEntry
+                switch Self.match(given, in: pending) {
+                case .failure(let problem):
+                    results.append(Settled(given: given, settled: false, problem: problem.text))
+                    continue
+                case .success(let found):
+                    entry = found
+                }
+                var result = Settled(
+                    given: given, key: entry.key, agent: entry.account, action: Self.summary(entry), settled: false)
+                guard entry.state == .sent || entry.state == .uncertain else {
+                    result.problem =
+                        "it has not left (\(entry.state.rawValue)): nothing to settle; `moltipass cancel` stops it"
+                    results.append(result)
+                    continue
+                }
+                let stamp = MoltbookDateText.iso(now)
+                if sent {
+                    _ = try await transaction.markDone(key: entry.key, remoteID: remoteID, at: now)
+                    result.state = JournalState.done.rawValue
+                } else {
+                    _ = try await transaction.markFailed(
+                        key: entry.key, reason: "settled as not sent by an operator at \(stamp); due again",
+                        retryAt: now, at: now)
+                    result.state = JournalState.failed.rawValue
+                }
+                result.settled = true
                 results.append(result)
             }
             return results

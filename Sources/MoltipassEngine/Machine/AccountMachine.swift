@@ -289,7 +289,10 @@ struct AccountMachine {
             case .unreadable:
                 actions.append(.markUnreadable(entry))
             case .waiting(let waiting, let until, let reason):
-                actions.append(.line(line(entry, waiting.summary, .deferred, reason, until)))
+                // An entry whose outcome is unknown waits for its next read-back or an operator:
+                // uncertain, not merely deferred (the exit code says so on every run until settled).
+                let outcome: RunReport.Item.Outcome = entry.state == .uncertain ? .uncertain : .deferred
+                actions.append(.line(line(entry, waiting.summary, outcome, reason, until)))
                 actions.append(.due(until))
             case .readBack(let write), .send(let write):
                 actions.append(.attempt(entry, write))

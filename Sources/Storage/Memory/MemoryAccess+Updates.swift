@@ -90,10 +90,10 @@ extension MemoryAccess {
         }
     }
 
-    func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry {
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry {
         try transition(key, to: .uncertain, at: now) { entry in
             entry.lastError = reason
-            entry.nextAttemptAt = nil
+            entry.nextAttemptAt = retryAt
         }
     }
 

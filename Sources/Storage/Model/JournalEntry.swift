@@ -29,7 +29,8 @@ public enum JournalState: String, Sendable, Codable, CaseIterable {
         switch (self, next) {
         case (.intent, .sent), (.intent, .done), (.intent, .failed): true
         case (.sent, .done), (.sent, .failed), (.sent, .uncertain): true
-        case (.uncertain, .done), (.uncertain, .failed), (.uncertain, .sent): true
+        // uncertain → uncertain: read back and still unknown, read again later (issue 33).
+        case (.uncertain, .done), (.uncertain, .failed), (.uncertain, .sent), (.uncertain, .uncertain): true
         case (.failed, .sent), (.failed, .done), (.failed, .failed): true
         default: false
         }

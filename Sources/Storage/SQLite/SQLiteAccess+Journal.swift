@@ -41,8 +41,10 @@ extension SQLiteAccess {
             at: now)
     }
 
-    func markUncertain(key: String, reason: String, at now: Date) throws -> JournalEntry {
-        try transition(key, to: .uncertain, set: "last_error = ?, next_attempt_at = NULL", arguments: [reason], at: now)
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry {
+        try transition(
+            key, to: .uncertain, set: "last_error = ?, next_attempt_at = ?", arguments: [reason, Self.seconds(retryAt)],
+            at: now)
     }
 
     func withdrawUnsent(key: String) throws -> JournalEntry? {

@@ -41,8 +41,8 @@ extension SQLiteStateTransaction {
         try await handle.run { try $0.markFailed(key: key, reason: reason, retryAt: retryAt, at: now) }
     }
 
-    func markUncertain(key: String, reason: String, at now: Date) async throws -> JournalEntry {
-        try await handle.run { try $0.markUncertain(key: key, reason: reason, at: now) }
+    func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) async throws -> JournalEntry {
+        try await handle.run { try $0.markUncertain(key: key, reason: reason, retryAt: retryAt, at: now) }
     }
 
     func pruneJournal(account: String, doneCreatedBefore date: Date) async throws -> Int {

@@ -119,6 +119,63 @@ struct Cancel: AsyncParsableCommand {
     }
 }
 
+/// `moltipass settle KEY… --sent | --not-sent`: an operator's decision on a write whose outcome
+/// reading back could not establish (issue 33).
+struct Settle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Settle writes whose outcome is unknown: --sent (it is on the server) or --not-sent (send it again).",
+        discussion: """
+            A write whose answer was lost is read back; when what the server lists does not say whether it was             applied, it stays uncertain and is never sent again by itself (a second post would be a duplicate, a             second vote would take the first back). `moltipass pending` lists it with its key. Look on the             server, then: --sent finishes it done (--id records the post or comment id); --not-sent makes it due             now, and the next run sends it (after its duplicate guard and server check). Exit 0 when every key             was settled, 1 otherwise (each problem named).
+            """)
+
+    @Argument(help: "Keys or key prefixes (6 or more characters), from `moltipass pending`.")
+    var keys: [String]
+
+    @Flag(help: "It is on the server: finish it done.")
+    var sent = false
+
+    @Flag(name: .customLong("not-sent"), help: "It is not on the server: send it again on the next run.")
+    var notSent = false
+
+    @Option(help: "With --sent: the created post's or comment's id.")
+    var id: String?
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func validate() throws {
+        if keys.isEmpty { throw ValidationError("give at least one key (see `moltipass pending`)") }
+        if sent == notSent { throw ValidationError("say which: --sent or --not-sent") }
+        if id != nil, !sent { throw ValidationError("--id goes with --sent") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let instant = try NowOption.resolve(now)
+            let results = try await openState(state).settle(keys, sent: sent, remoteID: id, at: instant)
+            if json {
+                try printEncoded(results)
+            } else {
+                for result in results {
+                    if result.settled {
+                        let how = sent ? "as sent" : "as not sent: due again"
+                        print("settled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "") \(how)")
+                    } else {
+                        printError("not settled \(result.given): \(result.problem ?? "unknown")")
+                    }
+                }
+            }
+            return results.allSatisfy(\.settled) ? .ok : .failure
+        }
+    }
+}
+
 /// `moltipass history AGENT [--since 24h]`: what an agent did.
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
