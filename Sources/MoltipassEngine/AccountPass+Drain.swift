@@ -56,14 +56,14 @@ extension AccountPass {
         let limiterState = limiter.serialized()
         // Fingerprinted as it leaves, whatever comes back (a failed challenge, an unknown outcome):
         // the server fingerprints on submission.
-        let content = contentRecord(write, key: entry.key)
+        let content = contentRecords(write, key: entry.key)
         let fence = fenceArguments
         do {
             try await store.transaction { [agent, key = entry.key, now] transaction in
                 try await fence.check(in: transaction, agent: agent)
                 _ = try await transaction.markSent(key: key, at: now)
                 try await transaction.setLimiterState(limiterState, account: agent, key: "limiter", at: now)
-                if let content { try await transaction.recordContent(content) }
+                for record in content { try await transaction.recordContent(record) }
             }
             committed(fence)
             memo.storedLimiter = limiterState

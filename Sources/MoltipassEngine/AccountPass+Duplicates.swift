@@ -21,6 +21,9 @@ struct ContentSighting: Sendable, Equatable {
     /// The sketch to compare with: kept, or parsed from the stored signature (empty when none).
     var comparableSketch: [UInt32] { sketch.isEmpty ? AccountPass.sketch(signature) : sketch }
 
+    /// One text's sightings have the same: a post is seen under two fingerprints (whole, body).
+    var textIdentity: String { "\(kind)|\(at.timeIntervalSince1970)|\(journalKey ?? "")|\(excerpt)" }
+
     /// Whether it counts for a guard whose window starts at `earliest`: sent since then, or
     /// waiting to be sent (whatever its age).
     func counts(since earliest: Date) -> Bool { !sent || at >= earliest }
@@ -145,13 +148,13 @@ extension AccountPass {
         PlannedWrite.excerpt(write.kind == .post ? (write.title ?? "") : (write.content ?? ""))
     }
 
-    /// The ledger record of a post or comment about to be sent (nil for other writes).
-    func contentRecord(_ write: PlannedWrite, key: String) -> ContentRecord? {
+    /// The ledger records of a post or comment about to be sent (none for other writes).
+    func contentRecords(_ write: PlannedWrite, key: String) -> [ContentRecord] {
         ContentFingerprint(write).map {
-            $0.record(
+            $0.records(
                 account: agent, kind: ContentFingerprint.ledgerKind(write.kind), at: now, key: key,
                 excerpt: Self.excerpt(write))
-        }
+        } ?? []
     }
 }
 
@@ -162,7 +165,9 @@ extension AccountPass {
 /// ledger (the profile's `recentPosts`/`recentComments`; where a server has no profile, its
 /// newest posts by the agent). Once per state file and agent (`ledger-seeded`).
 extension AccountPass {
-    static let seededKey = "ledger-seeded"
+    /// `-2`: seeded again once, with posts' bodies fingerprinted on their own (issue 33,
+    /// observation 9), for state files seeded before.
+    static let seededKey = "ledger-seeded-2"
 
     /// Sightings of what the server shows the agent published; empty when it was done before
     /// or cannot be done now (then tried again on a later pass, before a later write).
@@ -192,13 +197,11 @@ extension AccountPass {
         var records: [ContentRecord] = []
         for post in posts {
             let write = PlannedWrite(kind: .post, title: post.title, content: post.content, url: post.url)
-            if let record = contentRecord(write, key: "") {
-                records.append(seededRecord(record, at: post.createdAt))
-            }
+            records += contentRecords(write, key: "").map { seededRecord($0, at: post.createdAt) }
         }
         for comment in comments where identity.isSelf(comment.author) || comment.author == nil {
-            if let record = contentRecord(PlannedWrite(kind: .comment, content: comment.content), key: "") {
-                records.append(seededRecord(record, at: comment.createdAt))
+            records += contentRecords(PlannedWrite(kind: .comment, content: comment.content), key: "").map {
+                seededRecord($0, at: comment.createdAt)
             }
         }
         let (stored, now) = (records, now)

@@ -19,10 +19,21 @@ struct ContentFingerprint: Sendable, Equatable {
     /// Words of the normalised text.
     let tokens: [String]
     let exact: String
+    /// A post's body alone (its content and link, without the title), when it has at least
+    /// `minimumTokensForBody` words: the same body under another title is the same content
+    /// (issue 33, observation 9: `Reef log {{ date }} #1` posted the day before's text again under
+    /// the day's title). Nil for comments, which have no title.
+    private(set) var bodyExact: String?
     /// Ascending; empty for texts shorter than `minimumTokensForSketch`.
     let sketch: [UInt32]
 
     static let minimumTokensForSketch = 8
+    /// Words a post's body needs to count as content of its own (`bodyExact`); a shorter body
+    /// ("gm", "see link") says too little to be a repeat whatever its title.
+    static let minimumTokensForBody = 3
+
+    /// The fingerprints that name this text: the whole, then (for a post) its body.
+    var exacts: [String] { [exact] + (bodyExact.map { [$0] } ?? []) }
     static let sketchSize = 64
     /// The estimated share of shingles two texts have in common (of all either has) from which
     /// the later one is a near-duplicate.
@@ -73,6 +84,11 @@ struct ContentFingerprint: Sendable, Equatable {
         switch write.kind {
         case .post:
             self.init(text: [write.title, write.content, write.url].compactMap { $0 }.joined(separator: "\n"))
+            let body = ContentText.words([write.content, write.url].compactMap { $0 }.joined(separator: "\n"))
+            if body.count >= Self.minimumTokensForBody {
+                let text = "post-body-v1|" + body.joined(separator: " ")
+                bodyExact = SHA256.hash(data: Data(text.utf8)).prefix(12).hexString
+            }
         case .comment, .reply:
             self.init(text: write.content ?? "")
         case .upvotePost, .downvotePost, .upvoteComment, .downvoteComment, .follow, .unfollow, .subscribe,
@@ -149,9 +165,12 @@ struct ContentFingerprint: Sendable, Equatable {
     }
 
     /// The ledger record of this text, sent by `account` at `now` for journal entry `key`.
-    func record(account: String, kind: String, at now: Date, key: String?, excerpt: String) -> ContentRecord {
-        ContentRecord(
-            account: account, kind: kind, fingerprint: exact, signature: signature, recordedAt: now, journalKey: key,
-            excerpt: String(excerpt.prefix(80)))
+    /// The ledger's records of this text: the whole (with its sketch), and a post's body alone.
+    func records(account: String, kind: String, at now: Date, key: String?, excerpt: String) -> [ContentRecord] {
+        exacts.enumerated().map { index, fingerprint in
+            ContentRecord(
+                account: account, kind: kind, fingerprint: fingerprint, signature: index == 0 ? signature : "",
+                recordedAt: now, journalKey: key, excerpt: String(excerpt.prefix(80)))
+        }
     }
 }

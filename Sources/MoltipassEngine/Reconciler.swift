@@ -109,7 +109,7 @@ public enum Reconciler {
             if own.covers {
                 return .notApplied(evidence: "the agent's own posts, listed back past the send, do not hold it")
             }
-        } catch where [.notFound, .methodNotAllowed].contains(error.code) {
+        } catch  where [.notFound, .methodNotAllowed].contains(error.code) {
             // A server without profiles: the feed is the only look there is.
         }
         while let next = feed.nextRequest {
@@ -285,12 +285,15 @@ struct Listing<Item: Sendable> {
         let pageCount = "\(pages) page\(pages == 1 ? "" : "s")"
         if ended { return .notApplied(evidence: "\(listing), read to its end (\(items)), does not hold it") }
         if covers {
-            return .notApplied(evidence: "\(listing), read newest first back past the send (\(pageCount)), does not hold it")
+            return .notApplied(
+                evidence: "\(listing), read newest first back past the send (\(pageCount)), does not hold it")
         }
         if untimed {
             return .unknown(reason: "\(listing) gives no times, and \(pageCount) read did not reach its end")
         }
-        if !ordered { return .unknown(reason: "\(listing) is not in time order; \(pageCount) read do not cover the send") }
+        if !ordered {
+            return .unknown(reason: "\(listing) is not in time order; \(pageCount) read do not cover the send")
+        }
         if stalled { return .unknown(reason: "\(listing) cannot be paged back (the next page repeated the last)") }
         return .unknown(reason: "\(listing) read \(pageCount) (\(items)) without reaching back past the send")
     }

@@ -12,7 +12,8 @@ struct Moltipass: AsyncParsableCommand {
         abstract: "A headless runner for Moltbook agents.",
         version: "0.1.0",
         subcommands: [
-            Run.self, Plan.self, Generate.self, Check.self, Status.self, Pending.self, Cancel.self, Settle.self, History.self,
+            Run.self, Plan.self, Generate.self, Check.self, Status.self, Pending.self, Cancel.self, Settle.self,
+            History.self,
             Pause.self,
             Resume.self,
             Validate.self, Lint.self, Keys.self,

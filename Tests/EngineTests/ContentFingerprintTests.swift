@@ -119,7 +119,9 @@ import Testing
         for (index, original) in originals.enumerated() {
             let print = ContentFingerprint(text: original.joined(separator: " "))
             let at = Date(timeIntervalSince1970: 1_780_000_000 + Double(index) * 60)
-            ledger.add(print.record(account: "a", kind: "post", at: at, key: "k\(index)", excerpt: "t\(index)"))
+            for record in print.records(account: "a", kind: "post", at: at, key: "k\(index)", excerpt: "t\(index)") {
+                ledger.add(record)
+            }
             stored.append(print.sketch)
         }
         let seen = ContentSightings(ledger: ledger)

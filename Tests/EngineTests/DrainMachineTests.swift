@@ -198,7 +198,8 @@ struct DrainMachineTests {
     /// Unknown is never sent again: it waits, read again with a back-off of as long as it has
     /// been since the send, from ten minutes to twelve hours (issue 33, deliverable 1).
     @Test(arguments: [
-        (sentAgo: 60.0, readAgainIn: 600.0), (sentAgo: 3_600, readAgainIn: 3_600), (sentAgo: 200_000, readAgainIn: 43_200),
+        (sentAgo: 60.0, readAgainIn: 600.0), (sentAgo: 3_600, readAgainIn: 3_600),
+        (sentAgo: 200_000, readAgainIn: 43_200),
     ])
     func unknownWaitsWithBackOff(sentAgo: Double, readAgainIn: Double) {
         var machine = Self.machine()

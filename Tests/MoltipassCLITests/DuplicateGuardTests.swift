@@ -53,6 +53,38 @@ struct DuplicateGuardTests {
         #expect(duplicates.contains { $0.contains("\"Great post!\"") })
     }
 
+    /// Issue 33, observation 9: a dated title over the same body, daily, is the same content.
+    /// The next day's post is not sent, with the state kept and with a new state file (whose
+    /// ledger is seeded from the server); the server sees the body once.
+    @Test(arguments: [false, true])
+    func theSameBodyUnderANewTitleIsADuplicate(newStateFile: Bool) async throws {
+        let name = newStateFile ? "reef_fresh" : "reef_kept"
+        let (fixture, _) = try await RunFixture.establishedPoster(name)
+        defer { Task { await fixture.stop() } }
+        let recipe = try fixture.file(
+            "reef.yaml",
+            """
+            agent: \(name)
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: log
+                schedule: { cron: "0 11 * * *" }
+                steps:
+                  - post: { submolt: general, title: "Reef log {{ date }} #1", content: "Coral counts steady, water clear." }
+            """)
+        let dayOne = RunFixture.t0.addingTimeInterval(3_600 + 30)
+        #expect(try await fixture.run([recipe, "--once"], at: dayOne).status == 0)
+        if newStateFile { try FileManager.default.removeItem(atPath: fixture.statePath) }
+        let dayTwo = try await fixture.run([recipe, "--once", "--json"], at: dayOne.addingTimeInterval(86_400))
+        let items = try JSONValue.parse(Data(dayTwo.stdout.utf8))["items"]?.array ?? []
+        let reason = items.first { $0["outcome"]?.string == "skipped" }?["reason"]?.string ?? ""
+        #expect(reason.hasPrefix("duplicate content: the same text under another title as the post"), "\(items)")
+        #expect(reason.contains("Reef log 2026-12-01 #1"), "\(reason)")
+        #expect(try await fixture.titles(of: name).filter { $0.hasPrefix("Reef log") } == ["Reef log 2026-12-01 #1"])
+        #expect(try await fixture.counter("duplicate_contents") == 0)
+    }
+
     /// A long post that changes by one word an hour is a near-duplicate of the first: it is not
     /// sent, and the report says how much of it is the same.
     @Test

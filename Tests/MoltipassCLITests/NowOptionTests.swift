@@ -9,7 +9,8 @@ import Testing
 struct NowOptionTests {
     @Test(arguments: [
         ["run", "RECIPE", "--once"], ["status", "RECIPE"], ["pause", "someone"], ["resume", "someone"],
-        ["history", "someone", "--since", "24h"], ["cancel", "0badcafe"], ["settle", "0badcafe", "--sent"], ["generate", "RECIPE", "--step", "notes/1"],
+        ["history", "someone", "--since", "24h"], ["cancel", "0badcafe"], ["settle", "0badcafe", "--sent"],
+        ["generate", "RECIPE", "--step", "notes/1"],
     ])
     func anInstantOutsideTheCalendarIsAUsageError(command: [String]) async throws {
         let home = try KeysHome()

@@ -53,7 +53,8 @@ struct ReadBackEvidenceTests {
         let key = try await anonymous.register(name: "chatter_\(name.prefix(8))", description: "talks").value.apiKey
         try await claimOnSandbox(fixture.sandbox, "chatter_\(name.prefix(8))")
         for index in 0..<others {
-            try await fixture.rawPost(key: key, submolt: "general", title: "Chatter \(index)", content: "Noise \(index).")
+            try await fixture.rawPost(
+                key: key, submolt: "general", title: "Chatter \(index)", content: "Noise \(index).")
         }
         return (fixture, recipe)
     }

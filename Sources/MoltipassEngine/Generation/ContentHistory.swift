@@ -16,7 +16,7 @@ public struct ContentHistory: Sendable {
     public let now: Date
 
     /// How many distinct texts the state holds for the agent.
-    public var count: Int { sightings.count }
+    public var count: Int { sightings.textCount }
 
     /// Reads `agent`'s texts from `store`: sent since `window` seconds before `now` (the
     /// longest of the agent's recipes' windows, at least the default), and all still waiting.
@@ -40,7 +40,7 @@ public struct ContentHistory: Sendable {
     /// The agent's recent posts and comments (first lines), newest first, at most 20: what the
     /// planning gives a generator as `recent_titles`.
     public var recentTitles: [String] {
-        sightings.all.sorted { $0.at != $1.at ? $0.at > $1.at : $0.excerpt < $1.excerpt }.prefix(20).map(\.excerpt)
+        ContentSightings.recentTitles(sightings.all)
     }
 
     /// Why the duplicate guard refuses `write` (planned under `key`, by a recipe comparing over
@@ -48,19 +48,7 @@ public struct ContentHistory: Sendable {
     public func duplicate(of write: PlannedWrite, key: String, window: Int) -> String? {
         guard let print = ContentFingerprint(write) else { return nil }
         let earliest = now.addingTimeInterval(-TimeInterval(window))
-        let exact = sightings[exact: print.exact].flatMap {
-            $0.journalKey != key && $0.counts(since: earliest) ? $0 : nil
-        }
-        let near =
-            exact == nil
-            ? AccountPass.nearDuplicate(of: print, among: [:], sightings, except: key, since: earliest) : nil
-        guard let earlier = exact ?? near?.sighting else { return nil }
-        let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
-        return
-            (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
-            ?? "duplicate content: the same text as the ")
-            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
-            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
-            + "); Moltbook suspends agents for repeated content"
+        guard let found = sightings.repeated(by: print, except: key, since: earliest) else { return nil }
+        return ContentSightings.describe(found, consequence: "Moltbook suspends agents for repeated content").reason
     }
 }

@@ -209,11 +209,7 @@ extension PlanningMachine {
 
     /// The agent's recent posts and comments (first lines), newest first, at most 20.
     private func recentTitles(in work: JobWork) -> [String] {
-        let sightings = (known.contentSeen?.all ?? []) + Array(work.planned.content.values)
-        return
-            sightings
-            .sorted { $0.at != $1.at ? $0.at > $1.at : $0.excerpt < $1.excerpt }
-            .prefix(20).map(\.excerpt)
+        ContentSightings.recentTitles((known.contentSeen?.all ?? []) + Array(work.planned.content.values))
     }
 
     /// A generated write in report lines, before its text exists.

@@ -107,25 +107,18 @@ extension PlanningMachine {
         let seen = known.contentSeen ?? ContentSightings()
         // Sent within this recipe's window, or still waiting to be sent (whatever its age).
         let earliest = now.addingTimeInterval(-TimeInterval(work.recipe.duplicateWindow))
-        let exact = [work.planned.content[print.exact], seen[exact: print.exact]].compactMap { $0 }
-            .first { $0.journalKey != expanded.key && $0.counts(since: earliest) }
-        let near =
-            exact == nil
-            ? AccountPass.nearDuplicate(
-                of: print, among: work.planned.content, seen, except: expanded.key, since: earliest) : nil
-        guard let earlier = exact ?? near?.sighting else {
-            work.planned.content[print.exact] = ContentSighting(
+        guard let found = seen.repeated(by: print, planned: work.planned.content, except: expanded.key, since: earliest)
+        else {
+            let sighting = ContentSighting(
                 kind: ContentFingerprint.ledgerKind(expanded.write.kind), at: now, journalKey: expanded.key,
                 excerpt: AccountPass.excerpt(expanded.write), sent: false, sketch: print.sketch)
+            for exact in print.exacts where work.planned.content[exact] == nil {
+                work.planned.content[exact] = sighting
+            }
             return nil
         }
-        let when = earlier.sent ? "sent \(MoltbookDateText.iso(earlier.at))" : "waiting to be sent"
-        let reason =
-            (near.map { "duplicate content: \(Int(($0.similarity * 100).rounded(.down)))% the same as the " }
-                ?? "duplicate content: the same text as the ")
-            + "\(earlier.kind) \(when) (\"\(earlier.excerpt)\""
-            + (earlier.journalKey.map { ", journal key \($0)" } ?? "")
-            + "); not sent: Moltbook suspends agents for repeated content"
+        let (when, reason) = ContentSightings.describe(
+            found, consequence: "not sent: Moltbook suspends agents for repeated content")
         return Duplicate(when: when, reason: reason)
     }
 }

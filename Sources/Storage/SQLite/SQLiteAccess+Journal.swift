@@ -43,7 +43,8 @@ extension SQLiteAccess {
 
     func markUncertain(key: String, reason: String, retryAt: Date?, at now: Date) throws -> JournalEntry {
         try transition(
-            key, to: .uncertain, set: "last_error = ?, next_attempt_at = ?", arguments: [reason, Self.seconds(retryAt)],
+            key, to: .uncertain, set: "last_error = ?, next_attempt_at = ?",
+            arguments: [reason, Self.seconds(retryAt)],
             at: now)
     }
 

@@ -165,7 +165,8 @@ struct Settle: AsyncParsableCommand {
                 for result in results {
                     if result.settled {
                         let how = sent ? "as sent" : "as not sent: due again"
-                        print("settled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "") \(how)")
+                        print(
+                            "settled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "") \(how)")
                     } else {
                         printError("not settled \(result.given): \(result.problem ?? "unknown")")
                     }
