@@ -35,6 +35,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// Post lists ignore `cursor` and `offset` and say nothing of a next page (`ignore_paging`):
     /// a server whose first page is all a client can see.
     public var ignorePaging = false
+    /// `GET /posts?submolt=` and `/submolts/NAME/feed` list every submolt's posts
+    /// (`ignore_submolt_filter`): a server that ignores the filter.
+    public var ignoreSubmoltFilter = false
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -153,6 +156,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case challengeEveryWrite = "challenge_every_write"
         case createAnswer = "create_answer"
         case ignorePaging = "ignore_paging"
+        case ignoreSubmoltFilter = "ignore_submolt_filter"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -190,6 +194,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         challengeEveryWrite = try c.value(.challengeEveryWrite, default: d.challengeEveryWrite)
         createAnswer = try c.value(.createAnswer, default: d.createAnswer)
         ignorePaging = try c.value(.ignorePaging, default: d.ignorePaging)
+        ignoreSubmoltFilter = try c.value(.ignoreSubmoltFilter, default: d.ignoreSubmoltFilter)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -220,6 +225,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(challengeEveryWrite, forKey: .challengeEveryWrite)
         try c.encode(createAnswer, forKey: .createAnswer)
         try c.encode(ignorePaging, forKey: .ignorePaging)
+        try c.encode(ignoreSubmoltFilter, forKey: .ignoreSubmoltFilter)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)

@@ -70,7 +70,11 @@ extension SandboxState {
     }
 
     /// `GET /posts?sort&limit&cursor&submolt=`.
-    mutating func listPosts(_ agentID: String, _ query: [String: String], submolt: String?, now: Date) -> APIResult {
+    mutating func listPosts(_ agentID: String, _ query: [String: String], submolt given: String?, now: Date)
+        -> APIResult
+    {
+        // `ignore_submolt_filter`: a server that lists every submolt's posts whatever was asked.
+        let submolt = config.ignoreSubmoltFilter ? nil : given
         let candidates = submolt.map { index.postsBySubmolt[$0.lowercased()] ?? [] } ?? index.posts
         return postList(candidates, query, defaultSort: "hot", now: now)
     }

@@ -16,7 +16,9 @@ public enum TargetFilter {
     /// The posts that pass every filter, in feed order, minus `excluded` ids, at most
     /// `selector.maxPerRun`. `identity` is who the agent is on the server (`not_mine`).
     ///
-    /// A post without a creation time passes `max_age`: a server that does not send one
+    /// Every constraint holds on what is returned, whatever the server's own filtering did: the
+    /// submolt of a `source: submolt` selector, the authors, `not_mine`, the score, the age and
+    /// the patterns. A post without a creation time passes `max_age`: a server that does not send one
     /// (some do not) would otherwise leave a `max_age` selector nothing, ever; the feed's
     /// `sort: new` order and the dedup facts still keep old posts from being acted on twice.
     public static func select(
@@ -28,8 +30,14 @@ public enum TargetFilter {
         let content = selector.contentMatches.map { compile($0.value) }
         let authors = Set(selector.authors.map { $0.lowercased() })
         let excludedAuthors = Set(selector.excludeAuthors.map { $0.lowercased() })
+        // A submolt's feed is checked, not trusted (issue 33, observation 7: a server that ignores
+        // `?submolt=` listed other submolts' posts, and a `submolt: general` step acted on them). A
+        // post that does not say its submolt cannot be shown to be in it.
+        var submolt: String?
+        if case .submolt(let name) = selector.source { submolt = name.lowercased() }
         var picked: [Post] = []
         for post in posts where !excluded.contains(post.id) {
+            if let submolt, post.submolt?.name.lowercased() != submolt { continue }
             let author = post.author?.name.lowercased()
             if selector.notMine, identity.isSelf(post.author) { continue }
             if !authors.isEmpty, !authors.contains(author ?? "") { continue }

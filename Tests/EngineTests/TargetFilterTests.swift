@@ -26,12 +26,28 @@ struct TargetFilterTests {
         return selector
     }
 
-    static func post(_ id: String, title: String, content: String? = nil, author: String = "someone") -> Post {
+    static func post(
+        _ id: String, title: String, content: String? = nil, author: String = "someone", submolt: String? = "general"
+    ) -> Post {
         let json: JSONValue = .object([
             "id": .string(id), "title": .string(title), "content": content.map(JSONValue.string) ?? .null,
             "author": .object(["name": .string(author)]), "created_at": .string("2026-03-02T00:00:00+00:00"),
+            "submolt": submolt.map { .object(["name": .string($0)]) } ?? .null,
         ])
         return Post(json: json)!
+    }
+
+    /// Issue 33, observation 7: the selector's submolt holds on what is selected, whatever the
+    /// server's feed held: a post of another submolt, or one that does not say, is not taken
+    /// (a name differing only in case is the same submolt).
+    @Test func theSubmoltIsCheckedNotTrusted() throws {
+        let selector = try Self.selector("max_per_run: 5")
+        let posts = [
+            Self.post("1", title: "here"), Self.post("2", title: "there", submolt: "introductions"),
+            Self.post("3", title: "unsaid", submolt: nil), Self.post("4", title: "cased", submolt: "General"),
+        ]
+        let now = Date(timeIntervalSince1970: 1_772_500_000)
+        #expect(TargetFilter.select(posts, selector: selector, agent: "a", now: now).map(\.id) == ["1", "4"])
     }
 
     static let posts = [
