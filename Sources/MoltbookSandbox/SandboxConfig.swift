@@ -38,6 +38,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// `GET /posts?submolt=` and `/submolts/NAME/feed` list every submolt's posts
     /// (`ignore_submolt_filter`): a server that ignores the filter.
     public var ignoreSubmoltFilter = false
+    /// How answers to challenges must be written (`challenge_answer_form`), and what the
+    /// challenge's instructions say of it (issue 33, observation 6).
+    public var challengeAnswerForm: ChallengeAnswerForm = .twoDecimals
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -157,6 +160,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case createAnswer = "create_answer"
         case ignorePaging = "ignore_paging"
         case ignoreSubmoltFilter = "ignore_submolt_filter"
+        case challengeAnswerForm = "challenge_answer_form"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -195,6 +199,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         createAnswer = try c.value(.createAnswer, default: d.createAnswer)
         ignorePaging = try c.value(.ignorePaging, default: d.ignorePaging)
         ignoreSubmoltFilter = try c.value(.ignoreSubmoltFilter, default: d.ignoreSubmoltFilter)
+        challengeAnswerForm = try c.value(.challengeAnswerForm, default: d.challengeAnswerForm)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -226,6 +231,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(createAnswer, forKey: .createAnswer)
         try c.encode(ignorePaging, forKey: .ignorePaging)
         try c.encode(ignoreSubmoltFilter, forKey: .ignoreSubmoltFilter)
+        try c.encode(challengeAnswerForm, forKey: .challengeAnswerForm)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)
@@ -273,6 +279,45 @@ public enum CreateAnswerShape: String, Sendable, Codable, Equatable, CaseIterabl
         case .object: nil
         case .idOnly: .ok(["\(resource)_id": .string(id)], status: 200)
         case .successOnly: .ok(["success": .bool(true)], status: 200)
+        }
+    }
+}
+
+/// How a challenge's answer must be written (`SandboxConfig.challengeAnswerForm`).
+public enum ChallengeAnswerForm: String, Sendable, Codable, Equatable, CaseIterable {
+    /// Moltbook's: two decimals (`"15.00"`), said in the instructions; graded to the cent.
+    case twoDecimals = "two_decimals"
+    /// A whole number (`"15"`), said in the instructions; graded as a string, so `"15.00"` is wrong.
+    case wholeNumber = "whole_number"
+    /// Graded as a whole number's string, but the instructions do not say so: a client cannot
+    /// know the form and should decline.
+    case unstated
+
+    /// The instructions sent with a challenge; `route` names where the answer goes, if they say.
+    func instructions(route: String?) -> String {
+        let form =
+            switch self {
+            case .twoDecimals: " (with 2 decimal places, e.g., '525.00')"
+            case .wholeNumber: " as a whole number, e.g., '525'"
+            case .unstated: ""
+            }
+        return "Solve the math problem and respond with ONLY the number\(form)"
+            + (route.map { ". Send it to \($0)." } ?? "")
+    }
+
+    /// Whether `raw` (read as `given`) answers a challenge whose answer is `expected`.
+    func accepts(_ raw: JSON, _ given: Decimal, _ expected: Decimal) -> Bool {
+        switch self {
+        case .twoDecimals:
+            return SandboxDecimal.sameToCents(given, expected)
+        case .wholeNumber, .unstated:
+            let text: String? =
+                switch raw {
+                case .string(let text): text.trimmingCharacters(in: .whitespaces)
+                case .number: NSDecimalNumber(decimal: given).stringValue
+                default: nil
+                }
+            return text == NSDecimalNumber(decimal: expected).stringValue
         }
     }
 }

@@ -149,6 +149,8 @@ struct SandboxChallenge: Sendable {
     var answer: Decimal
     var expiresAt: Date
     var state: State = .pending
+    /// How the answer must be written, as the server was configured when it issued the challenge.
+    var form: ChallengeAnswerForm = .twoDecimals
 }
 
 /// A post as last rendered for a list, with the mutable fields it was rendered from.

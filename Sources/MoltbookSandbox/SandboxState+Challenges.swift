@@ -2,10 +2,6 @@ import Determinism
 import Foundation
 
 extension SandboxState {
-    static let challengeInstructions =
-        "Solve the math problem and respond with ONLY the number (with 2 decimal places, e.g., '525.00'). "
-        + "Send it to POST /api/v1/verify with your verification_code."
-
     /// Rolls the dice for a new post, comment or submolt; on a hit, records a challenge and returns it.
     mutating func maybeIssueChallenge(
         agentID: String, target: ChallengeTarget, contentID: String, now: Date
@@ -16,7 +12,7 @@ extension SandboxState {
         let challenge = SandboxChallenge(
             code: "moltbook_verify_" + random.token(32, alphabet: SeededRandom.hexDigits), agentID: agentID,
             target: target, contentID: contentID, text: generated.text, answer: generated.answer,
-            expiresAt: now.addingTimeInterval(Double(window)))
+            expiresAt: now.addingTimeInterval(Double(window)), form: config.challengeAnswerForm)
         challenges[challenge.code] = challenge
         agents[agentID]?.pendingChallenges.append(challenge.code)
         counters.challengesIssued += 1
@@ -29,7 +25,8 @@ extension SandboxState {
             "verification_code": .string(challenge.code),
             "challenge_text": .string(challenge.text),
             "expires_at": .string(SandboxTime.iso(challenge.expiresAt)),
-            "instructions": .string(challengeInstructions),
+            "instructions": .string(
+                challenge.form.instructions(route: "POST /api/v1/verify with your verification_code")),
         ]
     }
 
@@ -135,7 +132,7 @@ extension SandboxState {
         default: given = nil
         }
         agents[agentID]?.pendingChallenges.removeAll { $0 == code }
-        guard let given, SandboxDecimal.sameToCents(given, challenge.answer) else {
+        guard let given, challenge.form.accepts(rawAnswer, given, challenge.answer) else {
             challenges[code]?.state = .failed
             setStatus(.failed, of: challenge.target, id: challenge.contentID)
             counters.challengesFailed += 1

@@ -144,9 +144,6 @@ extension SandboxState {
 
     // MARK: Challenges
 
-    static let minimalMockInstructions =
-        "Solve the math problem and respond with ONLY the number (with 2 decimal places, e.g., '525.00')"
-
     /// The minimal mock's answer to a challenged create: HTTP 200, `success: false`, no content object.
     static func minimalMockChallenge(_ challenge: SandboxChallenge) -> APIResult {
         let what: String
@@ -163,7 +160,7 @@ extension SandboxState {
                 "message": .string("\(what) created! Complete verification to publish."),
                 "verification": [
                     "code": .string(challenge.code), "challenge": .string(challenge.text),
-                    "instructions": .string(minimalMockInstructions),
+                    "instructions": .string(challenge.form.instructions(route: nil)),
                 ],
             ], shaped: true)
     }

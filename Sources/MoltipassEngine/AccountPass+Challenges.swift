@@ -1,3 +1,4 @@
+import ChallengeSolver
 import Foundation
 import MoltbookAPI
 import RateLimiting
@@ -56,10 +57,26 @@ extension AccountPass {
                 "challenge \(short(challenge.code)): the outcome of the last allowed answer is unknown", &report)
         }
         let solution = await policy.solver.solve(challenge.text)
-        guard let answer = solution.answerText else {
+        guard let solved = solution.answerText else {
             let reason = if case .declined(let why, _) = solution { why } else { "no answer" }
             return await fail(
                 challenge, status: .failed, "challenge \(short(challenge.code)) declined: \(reason)", &report)
+        }
+        // Written as the challenge asks (issue 33, observation 6); a form it does not state is a
+        // decline, not a guess.
+        let answer: String
+        switch AnswerForm.read(instructions: challenge.instructions, text: challenge.text) {
+        case .failure(let unknown):
+            return await fail(
+                challenge, status: .failed, "challenge \(short(challenge.code)) declined: \(unknown.reason)", &report)
+        case .success(let form):
+            guard let value = AnswerFormat.parse(solved), let written = form.write(value) else {
+                return await fail(
+                    challenge, status: .failed,
+                    "challenge \(short(challenge.code)) declined: the answer \(solved) cannot be written with "
+                        + "\(form.places) decimal places as the challenge asks", &report)
+            }
+            answer = written
         }
         guard let client = await requireClient() else {
             return .waiting(until: nil, reason: access.authBroken ?? access.clientError ?? "no client")

@@ -138,12 +138,13 @@ extension PostgresAccess {
         _ = try await rows(
             """
             INSERT INTO \(unescaped: s).challenges (code, account, text, expires_at, content_type, content_id,
-                journal_key, attempts, status, created_at, updated_at, answer_path)
+                journal_key, attempts, status, created_at, updated_at, answer_path, instructions)
             VALUES (\(challenge.code), \(challenge.account), \(challenge.text),
                 \(challenge.expiresAt?.timeIntervalSince1970)::double precision, \(challenge.contentType),
                 \(challenge.contentID)::text, \(challenge.journalKey)::text, \(challenge.attempts),
                 \(challenge.status.rawValue), \(challenge.createdAt.timeIntervalSince1970),
-                \(challenge.updatedAt.timeIntervalSince1970), \(challenge.answerPath)::text)
+                \(challenge.updatedAt.timeIntervalSince1970), \(challenge.answerPath)::text,
+                \(challenge.instructions)::text)
             ON CONFLICT (code) DO NOTHING
             """)
         return try await existingChallenge(challenge.code)

@@ -235,7 +235,8 @@ struct PostgresAccess: StateTransaction {
             expiresAt: try row.optionalDate("expires_at"), contentType: try row("content_type"),
             contentID: try row("content_id"), journalKey: try row("journal_key"), attempts: try row("attempts"),
             status: try row.decode(ChallengeStatus.self, "status"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), answerPath: try row("answer_path"))
+            updatedAt: try row.date("updated_at"), answerPath: try row("answer_path"),
+            instructions: try row("instructions"))
     }
 
     static func lease(_ row: Row) throws -> Lease {

@@ -18,11 +18,16 @@ enum PostgresSchema {
 
     /// The identifiers this build knows, in order. A database holding any other is from a newer build.
     static func migrations(_ s: String) -> [(version: String, statements: [String])] {
-        [("v1", v1(s))]
+        [("v1", v1(s)), ("v2", v2(s))]
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v1"
+    static let currentVersion = "v2"
+
+    /// v2 (SQLite's v6): a challenge's instructions, which say how its answer is written (issue 33).
+    static func v2(_ s: String) -> [String] {
+        ["ALTER TABLE \(s).challenges ADD COLUMN instructions TEXT COLLATE \"C\""]
+    }
 
     /// `pg_advisory_xact_lock(key, hashtext(schema))`: the migrations of one schema run one at a time.
     static let lockKey: Int32 = 0x4D4C_5053  // "MLPS"

@@ -128,3 +128,39 @@ struct SolverDecisionTests {
         #expect(confidence == 0)
     }
 }
+
+/// Issue 33, observation 6: the form of an answer is what the challenge says, or unknown.
+@Suite("Answer forms")
+struct AnswerFormReadingTests {
+    @Test(arguments: [
+        ("Solve the math problem and respond with ONLY the number (with 2 decimal places, e.g., '525.00')", 2),
+        ("Respond with ONLY the number as a whole number, e.g., '525'", 0),
+        ("Answer with an integer.", 0),
+        ("Give the answer to one decimal place.", 1),
+        ("Reply with the number, for example: \"12.5\"", 1),
+        ("Answer with no decimals", 0),
+    ])
+    func statedForms(instructions: String, places: Int) {
+        #expect(AnswerForm.read(instructions: instructions, text: "") == .success(AnswerForm(places: places)))
+    }
+
+    @Test func unstatedOrContradictoryFormsAreUnknown() {
+        guard case .failure = AnswerForm.read(instructions: "Respond with ONLY the number.", text: "two plus two")
+        else { Issue.record("nothing said of the form: unknown"); return }
+        guard case .failure = AnswerForm.read(instructions: "2 decimal places, e.g., '4'", text: "") else {
+            Issue.record("two forms that disagree: unknown")
+            return
+        }
+        // Without instructions, what the challenge's own text says counts.
+        #expect(
+            AnswerForm.read(instructions: nil, text: "… answer as a whole number") == .success(AnswerForm(places: 0)))
+    }
+
+    @Test func writing() {
+        #expect(AnswerForm(places: 2).write(Decimal(string: "15")!) == "15.00")
+        #expect(AnswerForm(places: 2).write(Decimal(string: "-3.505")!) == "-3.51")
+        #expect(AnswerForm(places: 0).write(Decimal(string: "72")!) == "72")
+        #expect(AnswerForm(places: 0).write(Decimal(string: "2.5")!) == nil)
+        #expect(AnswerForm(places: 1).write(Decimal(string: "10")!) == "10.0")
+    }
+}

@@ -14,7 +14,7 @@ import Testing
         let accounts = try await store.read { try await $0.knownAccounts() }
         let applied = try await store.writer.read { try Schema.migrator.appliedIdentifiers($0) }
         #expect(accounts.isEmpty)
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6"])
         #expect(applied.contains(Schema.currentVersion))
     }
 

@@ -28,13 +28,18 @@ public struct StoredChallenge: Sendable, Equatable {
     /// The route the answer goes to, relative to the API base (`verify` on moltbook.com, nil
     /// meaning the same; `verification/submit` on servers that say so by the challenge's shape).
     public var answerPath: String?
+    /// The challenge's own instructions as the server sent them (`instructions`): what they say of
+    /// the answer's form (two decimals, a whole number) is how the answer is written (issue 33,
+    /// observation 6). Nil for a challenge without, or stored before they were kept (v6).
+    public var instructions: String?
 
     public init(
         code: String, account: String, text: String, expiresAt: Date?, contentType: String, contentID: String?,
         journalKey: String? = nil, attempts: Int = 0, status: ChallengeStatus = .open, createdAt: Date,
-        updatedAt: Date? = nil, answerPath: String? = nil
+        updatedAt: Date? = nil, answerPath: String? = nil, instructions: String? = nil
     ) {
         self.answerPath = answerPath
+        self.instructions = instructions
         self.code = code
         self.account = account
         self.text = text

@@ -134,15 +134,15 @@ extension SQLiteAccess {
         try db.execute(
             sql: """
                 INSERT INTO challenges (code, account, text, expires_at, content_type, content_id, journal_key,
-                    attempts, status, created_at, updated_at, answer_path)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    attempts, status, created_at, updated_at, answer_path, instructions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (code) DO NOTHING
                 """,
             arguments: [
                 challenge.code, challenge.account, challenge.text, Self.seconds(challenge.expiresAt),
                 challenge.contentType, challenge.contentID, challenge.journalKey, challenge.attempts,
                 challenge.status.rawValue, Self.seconds(challenge.createdAt), Self.seconds(challenge.updatedAt),
-                challenge.answerPath,
+                challenge.answerPath, challenge.instructions,
             ])
         return try existingChallenge(challenge.code)
     }

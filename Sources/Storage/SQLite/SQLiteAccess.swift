@@ -239,6 +239,6 @@ struct SQLiteAccess {
             expiresAt: (row["expires_at"] as Double?).map(date), contentType: row["content_type"],
             contentID: row["content_id"], journalKey: row["journal_key"], attempts: row["attempts"],
             status: try decode(ChallengeStatus.self, row["status"]), createdAt: date(row["created_at"]),
-            updatedAt: date(row["updated_at"]), answerPath: row["answer_path"])
+            updatedAt: date(row["updated_at"]), answerPath: row["answer_path"], instructions: row["instructions"])
     }
 }

@@ -11,11 +11,17 @@ enum Schema {
         migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
         migrator.registerMigration("v4") { db in try db.execute(sql: v4) }
         migrator.registerMigration("v5") { db in try db.execute(sql: v5) }
+        migrator.registerMigration("v6") { db in try db.execute(sql: v6) }
         return migrator
     }
 
     /// The newest migration this build applies.
-    static let currentVersion = "v5"
+    static let currentVersion = "v6"
+
+    /// v6: a challenge's instructions, which say how its answer is written (issue 33).
+    static let v6 = """
+        ALTER TABLE challenges ADD COLUMN instructions TEXT;
+        """
 
     /// v5: the lease's fencing token (issue 23). Existing leases start at 0, so whoever takes one
     /// next gets 1; a released lease is kept as a row with an empty holder (its token counts on).
