@@ -234,7 +234,8 @@ extension AccountPass {
                 code: challenge.code, account: agent, text: challenge.text, expiresAt: challenge.expiresAt,
                 contentType: challenge.contentType ?? write.kind.rawValue, contentID: challenge.contentID ?? remoteID,
                 journalKey: entry.key, createdAt: now,
-                answerPath: challenge.answerPath == VerificationChallenge.defaultAnswerPath ? nil : challenge.answerPath,
+                answerPath: challenge.answerPath == VerificationChallenge.defaultAnswerPath
+                    ? nil : challenge.answerPath,
                 instructions: challenge.instructions)
         }
         let fact = dedupRecord(write, key: entry.key)
