@@ -41,6 +41,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// How answers to challenges must be written (`challenge_answer_form`), and what the
     /// challenge's instructions say of it (issue 33, observation 6).
     public var challengeAnswerForm: ChallengeAnswerForm = .twoDecimals
+    /// A suspended agent's reads are refused too (`suspension_blocks_reads`), `/agents/me` among
+    /// them: a server that says "suspended" on the first read of a run.
+    public var suspensionBlocksReads = false
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -161,6 +164,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case ignorePaging = "ignore_paging"
         case ignoreSubmoltFilter = "ignore_submolt_filter"
         case challengeAnswerForm = "challenge_answer_form"
+        case suspensionBlocksReads = "suspension_blocks_reads"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -200,6 +204,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         ignorePaging = try c.value(.ignorePaging, default: d.ignorePaging)
         ignoreSubmoltFilter = try c.value(.ignoreSubmoltFilter, default: d.ignoreSubmoltFilter)
         challengeAnswerForm = try c.value(.challengeAnswerForm, default: d.challengeAnswerForm)
+        suspensionBlocksReads = try c.value(.suspensionBlocksReads, default: d.suspensionBlocksReads)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -232,6 +237,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(ignorePaging, forKey: .ignorePaging)
         try c.encode(ignoreSubmoltFilter, forKey: .ignoreSubmoltFilter)
         try c.encode(challengeAnswerForm, forKey: .challengeAnswerForm)
+        try c.encode(suspensionBlocksReads, forKey: .suspensionBlocksReads)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)

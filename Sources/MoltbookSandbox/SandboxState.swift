@@ -176,7 +176,7 @@ struct SandboxState: Sendable {
                 LimitRefusal(
                     kind: "request", retryAfterSeconds: wait, resetAt: resetAt, error: "Rate limit exceeded",
                     hint: "Wait \(SandboxWording.plural(wait, "second")) before trying again"))
-        } else if isWrite, endpoint != .verify, endpoint != .verificationSubmit,
+        } else if isWrite || config.suspensionBlocksReads, endpoint != .verify, endpoint != .verificationSubmit,
             let refusal = suspensionRefusal(of: agentID, now: now)
         {
             counters.suspendedRequests += 1

@@ -92,11 +92,34 @@ public struct KeysVerifier: Sendable {
     /// `/agents/me` (the key works at all), then `/agents/status` (claimed or not).
     static func ask(_ client: MoltbookClient) async throws -> (Outcome, agentID: String?) {
         let me = try await client.me().value
-        switch try await client.status().value.state {
+        guard let state = try await statusIfServed(client) else {
+            // A server without `/agents/status` (issue 33, observation 11): the key works, and
+            // `/agents/me` says what it says of the claim; one that says nothing needs none.
+            let said = me.status?.lowercased() ?? ""
+            if said.contains("suspend") { return (.suspended(detail: said), me.id) }
+            if me.isClaimed == false || said.contains("pending") { return (.pendingClaim, me.id) }
+            return (.claimed, me.id)
+        }
+        switch state {
         case .claimed: return (.claimed, me.id)
         case .pendingClaim: return (.pendingClaim, me.id)
         case .other(let text):
             return (text.lowercased().contains("suspend") ? .suspended(detail: text) : .pendingClaim, me.id)
+        }
+    }
+
+    /// `/agents/status`, or nil on a server that has no such route (404, 405).
+    static func statusIfServed(_ client: MoltbookClient) async throws -> AgentStatus.State? {
+        let result: Result<AgentStatus.State, APIError>
+        do {
+            result = .success(try await client.status().value.state)
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let state): return state
+        case .failure(let error) where error.code == .notFound || error.code == .methodNotAllowed: return nil
+        case .failure(let error): throw error
         }
     }
 

@@ -23,7 +23,9 @@ extension AccountPass {
         }
         await endPass()
         if let pausedUntil = access.pausedUntil { report.pause(agent, until: pausedUntil, kinds: [.suspended]) }
-        if let authBroken = access.authBroken { report.authBroken[agent] = authBroken }
+        // A suspension stops the agent like a refused key but is a pause (exit 6, README "Exit
+        // codes"), not a broken key (77): issue 33, observation 11.
+        if let authBroken = access.authBroken, access.pausedUntil == nil { report.authBroken[agent] = authBroken }
         if let clientError = access.clientError { report.keychainFailures[agent] = clientError }
         if info.claimed == false { report.unclaimed.append(agent) }
     }

@@ -126,7 +126,9 @@ final class AccountPass {
             report.pause(agent, until: pausedUntil, kinds: [.suspended])
             report.due(at: pausedUntil)
         }
-        if let authBroken = access.authBroken { report.authBroken[agent] = authBroken }
+        // A suspension stops the agent like a refused key but is a pause (exit 6, README "Exit
+        // codes"), not a broken key (77): issue 33, observation 11.
+        if let authBroken = access.authBroken, access.pausedUntil == nil { report.authBroken[agent] = authBroken }
         if let clientError = access.clientError { report.keychainFailures[agent] = clientError }
         if access.client != nil, access.clientError == nil { report.keysChecked.append(agent) }
         if info.claimed == false { report.unclaimed.append(agent) }

@@ -39,6 +39,22 @@ struct ErrorTaxonomyTests {
         #expect(error.suspensionRemaining == seconds)
     }
 
+    /// A validator's details reach the message (issue 33, observation 11: "Invalid request" alone
+    /// hid that the title was over the server's 200).
+    @Test(arguments: [
+        (
+            "error-400-validation-issues.json", 400,
+            "Invalid request: title: String must contain at most 200 character(s)"
+        ),
+        ("error-422-details-list.json", 422, "Validation failed: content: Required; submolt is unknown"),
+    ])
+    func validationDetails(file: String, status: Int, said: String) async throws {
+        let (client, _) = try fixtureClient(file, status: status)
+        let error = try #require(await apiError { try await client.createComment(postID: "p", content: "x") })
+        #expect(error.serverError == said)
+        #expect(error.message.contains(said), "\(error.message)")
+    }
+
     /// An invalid key tells the operator what to do.
     @Test func invalidKeyMessage() async throws {
         let (client, _) = try fixtureClient("error-401-invalid-key.json", status: 401)

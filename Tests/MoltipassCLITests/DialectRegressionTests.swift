@@ -248,6 +248,27 @@ struct DialectRegressionTests {
         #expect(status.stdout.contains("PAUSED suspended"), "\(status.stdout)")
     }
 
+    /// Issue 33, observation 11: a suspension exits 6 (paused), as the README's table says, in
+    /// every dialect and whether the server says so on the first read (a new state file reads
+    /// `/agents/me` first) or on the write; it exited 77 (a refused key) after the read.
+    @Test(.pinsItsDialect, arguments: SandboxDialect.allCases)
+    func aSuspensionExitsPaused(dialect: SandboxDialect) async throws {
+        let name = "susp_\(dialect.rawValue.prefix(3))"
+        let fixture = try await Self.fixture(dialect, agent: name)
+        defer { Task { await fixture.stop() } }
+        try await fixture.setClock(Self.t0)
+        try await fixture.admin(.post, "agents/\(name)/suspend", .object(["seconds": 604_800]))
+        try await fixture.admin(.post, "config", .object(["suspension_blocks_reads": .bool(true)]))
+        try fixture.queue(count: 1)
+        let recipe = try fixture.postingRecipe(name)
+        let run = try await fixture.run([recipe, "--once", "--json"], at: Self.t0)
+        #expect(run.status == 6, "\(dialect): \(run.stderr)")
+        #expect(try JSONValue.parse(Data(run.stdout.utf8))["outcome"]?.string == "paused")
+        let again = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(3_600))
+        #expect(again.status == 6, "\(dialect): \(again.stderr)")
+        #expect(try await fixture.counter("posts_created") == 0)
+    }
+
     /// Observation 8: `not_mine` compared authors with the keychain entry's name; an entry named
     /// differently from the agent commented on its own post.
     @Test(.pinsItsDialect, arguments: SandboxDialect.allCases)

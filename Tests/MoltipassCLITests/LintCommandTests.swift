@@ -22,6 +22,8 @@ struct LintCommandTests {
     @Test(arguments: [
         ("lint-secret.yaml", "11:20: error: ", "looks like a Moltbook API key"),
         ("lint-title-too-long.yaml", "10:18: error: ", "over Moltbook's limit of 300"),
+        // 160 lobsters: 160 characters to Swift, 320 UTF-16 units to a server (issue 33, observation 11).
+        ("lint-title-emoji.yaml", "10:18: error: ", "title is at least 320 characters, over Moltbook's limit of 300"),
         ("lint-comment-too-long.yaml", "10:20: error: ", "over Moltbook's limit of 10000"),
         ("lint-never-matches.yaml", "6:7: error: ", "never matches"),
         ("lint-at-in-past.yaml", "6:7: error: ", "it never runs"),

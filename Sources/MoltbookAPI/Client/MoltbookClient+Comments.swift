@@ -9,10 +9,10 @@ extension MoltbookClient {
         guard !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw APIError(code: .invalidRequest, message: "a comment needs content", endpoint: endpoint)
         }
-        guard content.count <= Self.maxCommentLength else {
+        guard content.utf16.count <= Self.maxCommentLength else {
             throw APIError(
                 code: .invalidRequest,
-                message: "the comment has \(content.count) characters; the limit is \(Self.maxCommentLength)",
+                message: "the comment has \(content.utf16.count) characters; the limit is \(Self.maxCommentLength)",
                 endpoint: endpoint)
         }
         var body: [String: JSONValue] = ["content": .string(content)]

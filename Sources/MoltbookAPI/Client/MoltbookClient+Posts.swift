@@ -1,7 +1,8 @@
 import Foundation
 
 extension MoltbookClient {
-    /// Moltbook's documented size limits, checked before sending.
+    /// Moltbook's documented size limits, checked before sending, in UTF-16 code units as servers
+    /// count them (Recipes' `MoltbookSizeLimits.length`; an emoji counts 2).
     public static let maxTitleLength = 300
     public static let maxPostContentLength = 40_000
     public static let maxCommentLength = 10_000
@@ -12,16 +13,16 @@ extension MoltbookClient {
         guard !post.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, !post.submolt.isEmpty else {
             throw APIError(code: .invalidRequest, message: "a post needs a submolt and a title", endpoint: endpoint)
         }
-        guard post.title.count <= Self.maxTitleLength else {
+        guard post.title.utf16.count <= Self.maxTitleLength else {
             throw APIError(
                 code: .invalidRequest,
-                message: "the title has \(post.title.count) characters; the limit is \(Self.maxTitleLength)",
+                message: "the title has \(post.title.utf16.count) characters; the limit is \(Self.maxTitleLength)",
                 endpoint: endpoint)
         }
-        if let content = post.content, content.count > Self.maxPostContentLength {
+        if let content = post.content, content.utf16.count > Self.maxPostContentLength {
             throw APIError(
                 code: .invalidRequest,
-                message: "the content has \(content.count) characters; the limit is \(Self.maxPostContentLength)",
+                message: "the content has \(content.utf16.count) characters; the limit is \(Self.maxPostContentLength)",
                 endpoint: endpoint)
         }
         let response = try await call(.post, ["posts"], body: .json(post.json))

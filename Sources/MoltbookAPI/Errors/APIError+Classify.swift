@@ -85,12 +85,39 @@ extension APIError {
                 (value["error"]?.string ?? value["message"]?.string ?? value["msg"]?.string
                 ?? value["detail"]?.string)
         }
-        let error =
+        var error =
             message(json["error"]) ?? message(json["detail"]) ?? message(json["errors"])
             ?? json["message"]?.string
+        // A validator's details, which say what was wrong where the message says only "Invalid
+        // request" (issue 33, observation 11): zod's `details.issues`, `details` or `issues` lists,
+        // at the top level or under `error`.
+        let details = validationDetails(json).filter { $0 != error }
+        if !details.isEmpty {
+            error = ([error].compactMap { $0 } + [details.joined(separator: "; ")]).joined(separator: ": ")
+        }
         let hint = json["hint"]?.string ?? json["detail"]?["hint"]?.string ?? json["error"]?["hint"]?.string
         let code = (json["code"] ?? json["error"]?["code"] ?? json["detail"]?["code"])?.string
         return (error, hint, code)
+    }
+
+    /// The messages of a validator's issue list (each `path: message` when it names its field),
+    /// at most five.
+    static func validationDetails(_ json: JSONValue) -> [String] {
+        let places = [json, json["error"]].compactMap { $0 }.filter { $0.object != nil }
+        for place in places {
+            for list in [place["details"]?["issues"], place["details"], place["issues"]] {
+                guard let items = list?.array, !items.isEmpty else { continue }
+                let messages = items.compactMap { item -> String? in
+                    guard let text = (item["message"] ?? item["msg"])?.string ?? item.string, !text.isEmpty else {
+                        return nil
+                    }
+                    let path = (item["path"] ?? item["loc"])?.array?.compactMap(\.string).joined(separator: ".")
+                    return path.map { $0.isEmpty ? text : "\($0): \(text)" } ?? text
+                }
+                if !messages.isEmpty { return Array(messages.prefix(5)) }
+            }
+        }
+        return []
     }
 
     /// Reads "Suspension ends in 10 hours", "ends in 1 day", "in 30 minutes" into seconds.

@@ -9,6 +9,8 @@ public struct Agent: Sendable, Equatable {
     public var followerCount: Int?
     public var followingCount: Int?
     public var isClaimed: Bool?
+    /// The agent's standing in words, where `/agents/me` says it (`status: "pending_claim"`).
+    public var status: String?
     public var isActive: Bool?
     public var createdAt: Date?
     public var lastActive: Date?
@@ -25,6 +27,7 @@ public struct Agent: Sendable, Equatable {
         followerCount = field("follower_count", "followerCount")?.int
         followingCount = field("following_count", "followingCount")?.int
         isClaimed = field("is_claimed", "isClaimed")?.bool
+        status = json["status"]?.string
         isActive = field("is_active", "isActive")?.bool
         createdAt = field("created_at", "createdAt")?.date
         lastActive = field("last_active", "lastActive")?.date

@@ -44,12 +44,13 @@ extension GeneratedTextCheck {
                 refusal.map { Finding(check: check, result: .refused, detail: $0.reason) }
                     ?? Finding(check: check, result: .passed, detail: passed)
             }
+            let length: (String) -> Int = MoltbookSizeLimits.length
             let shape =
-                title.map { "a title of \($0.count) characters and a content of \(content.count)" }
-                ?? "a \(kind) of \(content.count) characters"
+                title.map { "a title of \(length($0)) characters and a content of \(length(content))" }
+                ?? "a \(kind) of \(length(content)) characters"
             let lengths =
-                (title.map { "title \($0.count) of \(MoltbookSizeLimits.title) characters, " } ?? "")
-                + "\(title == nil ? "text" : "content") \(content.count) of \(contentLimit(for: kind))"
+                (title.map { "title \(length($0)) of \(MoltbookSizeLimits.title) characters, " } ?? "")
+                + "\(title == nil ? "text" : "content") \(length(content)) of \(contentLimit(for: kind))"
             return (
                 (title, content),
                 [

@@ -65,12 +65,14 @@ public enum GeneratedTextCheck {
 
     /// A field over Moltbook's length for a write of `kind`.
     static func limitRefusal(title: String?, content: String, kind: PlannedWrite.Kind) -> Refusal? {
-        if let title, title.count > MoltbookSizeLimits.title {
-            return Refusal("the title is \(title.count) characters, over Moltbook's \(MoltbookSizeLimits.title)")
+        let length: (String) -> Int = MoltbookSizeLimits.length
+        if let title, length(title) > MoltbookSizeLimits.title {
+            return Refusal("the title is \(length(title)) characters, over Moltbook's \(MoltbookSizeLimits.title)")
         }
         let limit = contentLimit(for: kind)
-        if content.count > limit {
-            return Refusal("the text is \(content.count) characters, over Moltbook's \(limit) for a \(kind.rawValue)")
+        if length(content) > limit {
+            return Refusal(
+                "the text is \(length(content)) characters, over Moltbook's \(limit) for a \(kind.rawValue)")
         }
         return nil
     }

@@ -22,8 +22,13 @@ public struct LintOptions: Sendable {
     }
 }
 
-/// Moltbook's size limits, in characters.
+/// Moltbook's size limits, in characters as servers count them: UTF-16 code units (JavaScript's
+/// `length`, what Node servers and their validators compare), so an emoji such as 🦞 counts 2
+/// (issue 33, observation 11: a title of 160 × 🦞 passed lint and was refused).
 public enum MoltbookSizeLimits {
+    /// The length a server measures.
+    public static func length(_ text: some StringProtocol) -> Int { text.utf16.count }
+
     public static let title = 300
     public static let content = 40_000
     public static let comment = 10_000

@@ -41,7 +41,7 @@ public struct Template: Sendable, Equatable {
     /// The length of the literal text alone: a lower bound on the rendered length.
     public var literalLength: Int {
         segments.reduce(0) { total, segment in
-            if case .literal(let text) = segment { return total + text.count }
+            if case .literal(let text) = segment { return total + MoltbookSizeLimits.length(text) }
             return total
         }
     }
