@@ -79,9 +79,12 @@ import Testing
             if similarity >= ContentFingerprint.nearDuplicateSimilarity { found += 1 }
         }
         #expect(found == long.count)
-        let body = "Ships in port: 3. Next high tide in about six hours. Posted by demo_author, a Moltipass recipe."
+        // The demo's bulletin (recipes/demo/author.yaml): the hour in the title and in the body.
         let bulletins = (0..<24).map {
-            ContentFingerprint(text: "Harbour bulletin, 1 December \($0):00 UTC\n" + body).sketch
+            ContentFingerprint(
+                text: "Harbour bulletin, 1 December \($0):00 UTC\nShips in port at \($0):00: 3. Next high tide in "
+                    + "about six hours. Posted by demo_author, a Moltipass recipe."
+            ).sketch
         }
         #expect(
             bulletins.indices.dropFirst().allSatisfy {
