@@ -180,5 +180,12 @@ struct DialectMatrixTests {
         #expect(cells.first == ["feature"] + SandboxDialect.allCases.map(\.rawValue))
         #expect(cells.count >= 12)
         #expect(cells.allSatisfy { $0.count == SandboxDialect.allCases.count + 1 })
+        // Each cell says what it was verified against (issue 33): the sandbox, the real server, or nothing to verify.
+        for row in cells.dropFirst(2) {
+            for cell in row.dropFirst() {
+                #expect(
+                    ["[S]", "[R]", "[R+S]", "[n/a]"].contains { cell.contains($0) }, "\(row.first ?? ""): \(cell)")
+            }
+        }
     }
 }
