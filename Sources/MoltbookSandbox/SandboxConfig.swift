@@ -44,6 +44,9 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// A suspended agent's reads are refused too (`suspension_blocks_reads`), `/agents/me` among
     /// them: a server that says "suspended" on the first read of a run.
     public var suspensionBlocksReads = false
+    /// How the request window is reported (`rate_limit_headers`): `x` (`X-RateLimit-*`, the
+    /// dialect's own), `standard` (the IETF draft's `RateLimit-Limit/-Remaining/-Reset`), `none`.
+    public var rateLimitHeaders: RateLimitHeaderStyle = .x
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -165,6 +168,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case ignoreSubmoltFilter = "ignore_submolt_filter"
         case challengeAnswerForm = "challenge_answer_form"
         case suspensionBlocksReads = "suspension_blocks_reads"
+        case rateLimitHeaders = "rate_limit_headers"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -205,6 +209,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         ignoreSubmoltFilter = try c.value(.ignoreSubmoltFilter, default: d.ignoreSubmoltFilter)
         challengeAnswerForm = try c.value(.challengeAnswerForm, default: d.challengeAnswerForm)
         suspensionBlocksReads = try c.value(.suspensionBlocksReads, default: d.suspensionBlocksReads)
+        rateLimitHeaders = try c.value(.rateLimitHeaders, default: d.rateLimitHeaders)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -238,6 +243,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(ignoreSubmoltFilter, forKey: .ignoreSubmoltFilter)
         try c.encode(challengeAnswerForm, forKey: .challengeAnswerForm)
         try c.encode(suspensionBlocksReads, forKey: .suspensionBlocksReads)
+        try c.encode(rateLimitHeaders, forKey: .rateLimitHeaders)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)
@@ -326,4 +332,11 @@ public enum ChallengeAnswerForm: String, Sendable, Codable, Equatable, CaseItera
             return text == NSDecimalNumber(decimal: expected).stringValue
         }
     }
+}
+
+/// How the sandbox reports a request window (`SandboxConfig.rateLimitHeaders`).
+public enum RateLimitHeaderStyle: String, Sendable, Codable, Equatable, CaseIterable {
+    case x
+    case standard
+    case none
 }

@@ -43,6 +43,21 @@ extension SandboxState {
         return nil
     }
 
+    /// The window's headers as `rate_limit_headers` names them: `X-RateLimit-*` (Unix-seconds
+    /// reset), the IETF draft's `RateLimit-*` (the reset in seconds from now), or none.
+    func styled(_ headers: [(String, String)], now: Date) -> [(String, String)] {
+        switch config.rateLimitHeaders {
+        case .x: return headers
+        case .none: return []
+        case .standard:
+            return headers.map { name, value in
+                let standard = name.replacingOccurrences(of: "X-RateLimit-", with: "RateLimit-")
+                guard name == "X-RateLimit-Reset", let reset = Double(value) else { return (standard, value) }
+                return (standard, String(max(0, Int((reset - now.timeIntervalSince1970).rounded(.up)))))
+            }
+        }
+    }
+
     /// `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) for a window.
     static func rateHeaders(_ window: RateWindow, limit: Int?, windowSeconds: Int, now: Date) -> [(String, String)] {
         let start = window.start ?? now

@@ -198,7 +198,8 @@ struct SandboxState: Sendable {
             return result
         }
         let current = agents[agentID].map { $0[window] } ?? RateWindow()
-        result.headers.append(contentsOf: Self.rateHeaders(current, limit: limit, windowSeconds: seconds, now: now))
+        result.headers.append(
+            contentsOf: styled(Self.rateHeaders(current, limit: limit, windowSeconds: seconds, now: now), now: now))
         return result
     }
 
@@ -311,7 +312,8 @@ struct SandboxState: Sendable {
         var result = result
         let limit = config.limits.requestsPerWindow ?? config.limits.writesPerWindow
         result.headers.append(
-            contentsOf: Self.rateHeaders(anonymousWindow, limit: limit, windowSeconds: window, now: now))
+            contentsOf: styled(
+                Self.rateHeaders(anonymousWindow, limit: limit, windowSeconds: window, now: now), now: now))
         return result
     }
 

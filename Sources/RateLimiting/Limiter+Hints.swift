@@ -40,16 +40,20 @@ extension Limiter {
         if let action, let daily = hint.dailyRemaining { syncDaily(daily, for: action, at: now) }
         guard status == 429 else { return result }
 
+        // A window's 429 (a generic body, or headers that say the window is spent) holds the
+        // request class and teaches no spacing: the bucket may be shared by every class of the
+        // key, or by every agent on one address (issue 33, observation 4).
         let isWindowShape =
             hint.retryAfterMinutes == nil && hint.dailyRemaining == nil
-            && (hint.bodyRemaining != nil || hint.resetAt != nil)
-        let target = (isWindowShape || action == nil) ? request : action!
+            && (hint.bodyRemaining != nil || hint.resetAt != nil || hint.windowRemaining == 0)
+        // The window's class: the one its headers describe (`window`), else the request class.
+        let target = (isWindowShape || action == nil) ? (window ?? request) : action!
         let wait = hint.retryWait(now: now) ?? target.defaultRetryWait
         let until = now.addingTimeInterval(wait)
         hold(target, until: until, detail: "429 " + describe(hint, wait: wait))
         result.held[target] = until
 
-        if target != request, hint.dailyRemaining != 0 {
+        if target != request, !isWindowShape, hint.dailyRemaining != 0 {
             // The server's word first: the period its prose names ("once every 60 minutes"),
             // at least the wait it asks for. Only a server that names none (a bare Retry-After)
             // leaves the spacing measured from this limiter's last admission, which a write made
@@ -73,18 +77,28 @@ extension Limiter {
     ) {
         guard let remaining = hint.windowRemaining else { return }
         let reset = hint.windowResetWait(now: now).map { now.addingTimeInterval($0) }
-        if remaining <= 0, let reset, reset > now {
-            hold(request, until: reset, detail: "X-RateLimit-Remaining: 0 until X-RateLimit-Reset")
-            result.held[request] = reset
-            return
+        var classes = [request]
+        if let limit = hint.windowLimit, let reset {
+            let mark = WindowMark(limit: limit, reset: reset)
+            windows[request] = mark
+            classes += windows.filter { other, seen in
+                other != request && seen.limit == mark.limit && abs(seen.reset.timeIntervalSince(mark.reset)) <= 1
+            }.keys.sorted()
         }
-        for rule in rules[request] ?? [] {
-            let local = tokens(request, at: now)
-            guard remaining < local else { continue }
-            // Record the admissions the server counted and we did not, timed so that they
-            // expire when the server's window resets (or after our own period).
-            let stamp = reset.map { min(now, $0.addingTimeInterval(-rule.period)) } ?? now
-            consume(request, rule: rule, count: local - remaining, at: stamp)
+        for limitClass in classes {
+            if remaining <= 0, let reset, reset > now {
+                hold(limitClass, until: reset, detail: "the server's window is spent (remaining 0) until its reset")
+                result.held[limitClass] = reset
+                continue
+            }
+            for rule in rules[limitClass] ?? [] {
+                let local = tokens(limitClass, at: now)
+                guard remaining < local else { continue }
+                // Record the admissions the server counted and we did not, timed so that they
+                // expire when the server's window resets (or after our own period).
+                let stamp = reset.map { min(now, $0.addingTimeInterval(-rule.period)) } ?? now
+                consume(limitClass, rule: rule, count: local - remaining, at: stamp)
+            }
         }
     }
 

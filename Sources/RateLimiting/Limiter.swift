@@ -55,6 +55,16 @@ public struct Limiter: Sendable, Codable, Equatable {
     public static let learnedLifetime: TimeInterval = 86_400
     /// The last two admissions per class (to learn from a surprise 429 and to cancel one).
     var recentAdmissions: [LimitClass: [Date]] = [:]
+    /// The window each class's responses last reported (its limit and reset), within this
+    /// process (not stored): two classes whose windows have one limit and one reset are one
+    /// bucket, and what either's response says of it holds for both (issue 33, observation 4: a
+    /// window shared by reads and writes, or by every kind of write, drew a 429 per class).
+    var windows: [LimitClass: WindowMark] = [:]
+
+    struct WindowMark: Sendable, Equatable {
+        var limit: Int
+        var reset: Date
+    }
 
     public init(rules: [LimitClass: [Rule]]) {
         self.rules = rules

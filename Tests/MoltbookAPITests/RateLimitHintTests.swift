@@ -61,6 +61,24 @@ struct RateLimitHintTests {
         #expect(hint.retryWait(now: fixtureNow) == nil)
     }
 
+    /// The IETF draft's standard headers, in each draft's form (issue 33, observation 4): the
+    /// reset is seconds from now; `X-RateLimit-*` wins where both are sent.
+    @Test(arguments: [
+        ["RateLimit-Limit": "100", "RateLimit-Remaining": "0", "RateLimit-Reset": "42"],
+        ["RateLimit": "limit=100, remaining=0, reset=42", "RateLimit-Policy": "100;w=60"],
+        ["RateLimit": "\"default\";r=0;t=42", "RateLimit-Policy": "\"default\";q=100;w=60"],
+    ])
+    func standardHeaders(headers: [String: String]) {
+        var fields: HTTPHeaders = [:]
+        for (name, value) in headers { fields.add(name: name, value: value) }
+        let hint = RateLimitHint.parse(headers: fields, body: nil)
+        #expect(hint.windowLimit == 100)
+        #expect(hint.windowRemaining == 0)
+        #expect(hint.windowResetWait(now: fixtureNow) == 42)
+        fields.add(name: "X-RateLimit-Remaining", value: "3")
+        #expect(RateLimitHint.parse(headers: fields, body: nil).windowRemaining == 3)
+    }
+
     /// The OSS camelCase fields are read too.
     @Test func ossCamelCase() throws {
         let hint = RateLimitHint.parse(headers: [:], body: try JSONValue.parse(Fixtures.data("api/error-429-oss.json")))

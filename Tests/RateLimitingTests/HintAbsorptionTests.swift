@@ -119,6 +119,56 @@ struct HintAbsorptionTests {
 }
 
 extension HintAbsorptionTests {
+    /// A 429 on a follow whose headers say a window is spent (a bucket shared by every write of
+    /// the key, or by every agent on one address; the standard `RateLimit-*` headers) holds the
+    /// window's class until its reset and teaches no follow spacing (issue 33, observation 4: a
+    /// shared bucket's 429 became a learned spacing of one follow a minute).
+    @Test func aSpentWindowTeachesNoSpacing() throws {
+        var limiter = limiter()
+        #expect(limiter.reserve([.write, .follow], at: t0) == .allowed)
+        var headers: HTTPHeaders = [:]
+        headers.add(name: "RateLimit", value: "limit=60, remaining=0, reset=40")
+        headers.add(name: "Retry-After", value: "40")
+        let absorbed = limiter.absorb(
+            RateLimitHint.parse(
+                headers: headers, body: try JSONValue.parse(Data(#"{"error":"Too many requests"}"#.utf8))),
+            status: 429, action: .follow, request: .write, reservedAt: t0, at: t0)
+        #expect(absorbed.learned.isEmpty)
+        #expect(limiter.learned.isEmpty)
+        #expect(absorbed.held[.write] == at(40))
+        #expect(limiter.earliest([.write, .follow], at: t0).date == at(40))
+        #expect(limiter.reserve([.write, .follow], at: at(41)) == .allowed)
+    }
+
+    /// One window counted for reads and writes alike: once a write's answer names the limit and
+    /// the reset a read's answer named, both classes are one bucket, and its remaining count and
+    /// its exhaustion hold both (issue 33, observation 4).
+    @Test func aWindowSharedByReadsAndWritesHoldsBoth() throws {
+        var limiter = limiter()
+        func window(remaining: Int) -> HTTPHeaders {
+            var headers: HTTPHeaders = [:]
+            headers.add(name: "RateLimit-Limit", value: "8")
+            headers.add(name: "RateLimit-Remaining", value: String(remaining))
+            headers.add(name: "RateLimit-Reset", value: "50")
+            return headers
+        }
+        limiter.absorb(try hint(headers: window(remaining: 3)), status: 200, action: nil, request: .read, at: t0)
+        #expect(limiter.reserve([.read], at: t0) == .allowed)
+        // A write's answer: the same window, now spent. Reads wait for its reset too.
+        limiter.absorb(try hint(headers: window(remaining: 0)), status: 200, action: nil, request: .write, at: t0)
+        #expect(limiter.earliest([.read], at: t0).date == at(50))
+        #expect(limiter.earliest([.write], at: t0).date == at(50))
+        // A window of another limit (the reads' own) is not taken for the writes'.
+        var separate = self.limiter()
+        separate.absorb(try hint(headers: window(remaining: 0)), status: 200, action: nil, request: .read, at: t0)
+        var other: HTTPHeaders = [:]
+        other.add(name: "RateLimit-Limit", value: "30")
+        other.add(name: "RateLimit-Remaining", value: "29")
+        other.add(name: "RateLimit-Reset", value: "50")
+        separate.absorb(try hint(headers: other), status: 200, action: nil, request: .write, at: t0)
+        #expect(separate.earliest([.write], at: t0).date == t0)
+    }
+
     /// A 429 that a post made elsewhere caused (the server's cooldown runs from that post, not
     /// from this limiter's last one) teaches nothing: the server named its usual 30 minutes and
     /// asks for less than that. Nothing is learned, the post waits only for the hint.

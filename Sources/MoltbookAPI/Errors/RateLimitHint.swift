@@ -24,6 +24,9 @@ public struct RateLimitHint: Sendable, Equatable {
     public var windowRemaining: Int?
     /// `X-RateLimit-Reset` (Unix seconds; milliseconds are recognised and converted).
     public var windowReset: Date?
+    /// The standard headers' reset (`RateLimit-Reset`, `RateLimit: …;t=`): seconds from the
+    /// response, as the IETF draft gives it (express-rate-limit and many gateways send these).
+    public var windowResetAfter: Double?
     /// Body `daily_remaining` (comments).
     public var dailyRemaining: Int?
     /// A wait read from prose (`"hint":"Wait 27 minutes before posting again"`), used only when
@@ -62,7 +65,7 @@ public struct RateLimitHint: Sendable, Equatable {
 
     /// When the request window (`X-RateLimit-Reset`) refills, in seconds from `now`.
     public func windowResetWait(now: Date) -> Double? {
-        windowReset.map { max(0, $0.timeIntervalSince(serverDate ?? now)) }
+        windowReset.map { max(0, $0.timeIntervalSince(serverDate ?? now)) } ?? windowResetAfter.map { max(0, $0) }
     }
 
     /// The instant the server allows the next attempt, or nil when it named no wait.
@@ -91,6 +94,7 @@ extension RateLimitHint {
             hint.windowReset = Date(timeIntervalSince1970: reset > 1e11 ? reset / 1000 : reset)
         }
         hint.serverDate = headers["Date"].flatMap(MoltbookDate.parseHTTPDate)
+        readStandardHeaders(headers, into: &hint)
         guard let body, body.object != nil else { return hint }
         hint.retryAfterSeconds = (body["retry_after_seconds"] ?? body["retryAfter"])?.double
         hint.retryAfterMinutes = (body["retry_after_minutes"] ?? body["retryAfterMinutes"])?.double
@@ -103,6 +107,52 @@ extension RateLimitHint {
             if hint.period == nil { hint.period = periodInProse(text) }
         }
         return hint
+    }
+
+    /// The IETF draft's headers (issue 33, observation 4), where no `X-RateLimit-*` said the same:
+    /// `RateLimit-Limit` / `-Remaining` / `-Reset` (draft 6, what express-rate-limit sends), and
+    /// the one `RateLimit` field of later drafts, `limit=100, remaining=0, reset=42` (draft 7) or
+    /// `"default";r=0;t=42` (draft 8 on, the quota in `RateLimit-Policy: "default";q=100;w=60`).
+    /// The reset is seconds from now; a value that can only be a Unix time is taken as one.
+    static func readStandardHeaders(_ headers: HTTPHeaders, into hint: inout RateLimitHint) {
+        func number(_ name: String) -> Double? {
+            headers[name].flatMap { Double(HTTPHeaders.trimmingOWS($0)) }.flatMap { $0.isFinite ? $0 : nil }
+        }
+        var limit = number("RateLimit-Limit")
+        var remaining = number("RateLimit-Remaining")
+        var reset = number("RateLimit-Reset")
+        let fields = parameters(headers["RateLimit"]).merging(parameters(headers["RateLimit-Policy"])) { first, _ in
+            first
+        }
+        limit = limit ?? fields["limit"] ?? fields["q"]
+        remaining = remaining ?? fields["remaining"] ?? fields["r"]
+        reset = reset ?? fields["reset"] ?? fields["t"]
+        if hint.windowLimit == nil, let limit, limit >= 0 { hint.windowLimit = Int(limit) }
+        if hint.windowRemaining == nil, let remaining, remaining >= 0 { hint.windowRemaining = Int(remaining) }
+        if hint.windowReset == nil, let reset, reset >= 0 {
+            if reset > 1e9 {
+                hint.windowReset = Date(timeIntervalSince1970: reset > 1e11 ? reset / 1000 : reset)
+            } else {
+                hint.windowResetAfter = reset
+            }
+        }
+    }
+
+    /// `key=value` pairs of a structured header, split at `,` and `;` (names lowercased, quoted
+    /// names of policies dropped); the first value of each key.
+    static func parameters(_ value: String?) -> [String: Double] {
+        guard let value else { return [:] }
+        var result: [String: Double] = [:]
+        for part in value.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2,
+                let number = Double(pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+                number.isFinite
+            else { continue }
+            let key = pair[0].lowercased()
+            if result[key] == nil { result[key] = number }
+        }
+        return result
     }
 
     /// Reads the period of "once every 30 minutes", "every 20 seconds", "every 2 hours", "once
