@@ -62,7 +62,7 @@ struct AccountMachineTests {
         Post(
             json: .object([
                 "id": .string(id), "title": .string(title), "author": .object(["name": .string(author)]),
-                "created_at": .string("2026-12-01T10:00:00+00:00"),
+                "created_at": .string("2026-12-01T10:00:00+00:00"), "submolt": .object(["name": "general"]),
             ]))!
     }
 

@@ -203,7 +203,7 @@ struct EngineChallengeTests {
                 StoredChallenge(
                     code: challenge.code, account: "late_poster", text: challenge.text,
                     expiresAt: challenge.expiresAt, contentType: "post", contentID: created.item!.id,
-                    createdAt: world.clock.now))
+                    createdAt: world.clock.now, instructions: challenge.instructions))
         }
         let recipe = try world.recipe("late.yaml", Self.busyRecipe("late_poster", target: target))
         let report = await world.runner([recipe]).pass(now: world.clock.now.addingTimeInterval(10))

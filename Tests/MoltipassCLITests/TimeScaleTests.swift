@@ -87,6 +87,47 @@ struct TimeScaleTests {
         #expect(try await fixture.counter("rate_limited") == 0)
     }
 
+    /// Issue 33, observation 3: `--max-wait` means what it says. 25 votes paced at one a minute
+    /// (the recipe's `writes_per_minute: 1`) and `--max-wait 40m`: one run casts all 25, one per
+    /// pass (it stopped after its 20th pass, with the rest due within the wait).
+    @Test func maxWaitIsNotAPassCount() async throws {
+        let fixture = try await RunFixture.start(dialect: .moltbookCom)
+        defer { Task { await fixture.stop() } }
+        try await fixture.admin(
+            .post, "config",
+            .object([
+                "new_agent_period_seconds": .number(0),
+                "limits": .object([
+                    "post_cooldown_seconds": .null, "writes_per_window": .null, "reads_per_window": .null,
+                ]),
+            ]))
+        try await fixture.agent("patient_voter")
+        try await fixture.keychainAgent("many_posts")
+        for index in 0..<25 {
+            try await fixture.postByHand("many_posts", title: "Vote \(index)", content: "Post \(index).")
+        }
+        let recipe = try fixture.file(
+            "votes.yaml",
+            """
+            agent: patient_voter
+            time_zone: UTC
+            base_url: \(fixture.base)
+            limits: { writes_per_minute: 1 }
+            jobs:
+              - id: votes
+                schedule: { cron: "1 10 * * *", missed: { run_once_within: 2h } }
+                steps:
+                  - vote: { ensure: upvoted, on: { source: submolt, submolt: general, sort: new, limit: 50, not_mine: true, max_per_run: 25 } }
+            """)
+        let result = try await fixture.home.run([
+            "run", recipe, "--once", "--max-wait", "40m", "--time-scale", "1800", "--state", fixture.statePath,
+            "--now", RunFixture.iso(RunFixture.t0.addingTimeInterval(90)),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try await fixture.journalCount("action = 'upvote_post' AND state = 'done'") == 25)
+        #expect(try await fixture.counter("rate_limited") == 0)
+    }
+
     /// A `--time-scale` that is not a number from 1 to 100 000 exits 64 with the accepted range.
     @Test(arguments: ["0", "0.5", "100001", "fast", "nan"])
     func refusesBadScales(value: String) async throws {

@@ -220,7 +220,8 @@ import Testing
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             let first = try #require(stores.first as? PostgresStateStore)
-            #expect(try await first.appliedMigrations() == [PostgresStateStore.schemaVersion])
+            #expect(try await first.appliedMigrations() == ["v1", "v2"])
+            #expect(try await first.appliedMigrations().last == PostgresStateStore.schemaVersion)
             for (index, store) in stores.enumerated() {
                 _ = try await store.recordIntent(.sample("k\(index)"), at: T.at(Double(index)))
             }
@@ -240,8 +241,8 @@ import Testing
             #expect(error?.code == .newerSchema)
             #expect(
                 error?.message
-                    == "the PostgreSQL state \(store.location) was written by a newer Moltipass (schema v1, v99; this "
-                    + "build knows up to v1): upgrade Moltipass or use another schema")
+                    == "the PostgreSQL state \(store.location) was written by a newer Moltipass (schema v1, v2, v99; "
+                    + "this build knows up to v2): upgrade Moltipass or use another schema")
         }
     }
 

@@ -119,7 +119,8 @@ import Testing
                 _ = try await tx.recordIntent(.sample("k1"), at: T.t0)
                 let challenge = StoredChallenge(
                     code: "moltbook_verify_1", account: "a", text: "lobster math", expiresAt: T.at(300),
-                    contentType: "comment", contentID: "c1", journalKey: "k1", createdAt: T.t0)
+                    contentType: "comment", contentID: "c1", journalKey: "k1", createdAt: T.t0,
+                    instructions: "respond with ONLY the number as a whole number")
                 let first = try await tx.recordChallenge(challenge)
                 var changed = challenge
                 changed.text = "other"
@@ -137,6 +138,7 @@ import Testing
                 )
             }
             #expect(first.status == .open && first.attempts == 0 && first.journalKey == "k1")
+            #expect(first.instructions == "respond with ONLY the number as a whole number")
             #expect(again == first)
             #expect(attempted.attempts == 1 && attempted.updatedAt == T.at(5))
             #expect(solved.status == .solved)

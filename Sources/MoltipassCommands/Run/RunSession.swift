@@ -132,22 +132,38 @@ public struct RunSession: Sendable {
         let runner = runner(holder: holder, releaseLeases: true, environment: environment, generator: generator)
         let deadline = clock().addingTimeInterval(maxWait)
         var report = await pass(runner)
-        var passes = 1
-        while passes < 20, report.authBroken.isEmpty, report.locked.isEmpty {
-            if report.generationsPending > 0 {
+        // `--max-wait` means what it says (issue 33, observation 3: the loop stopped after its
+        // 20th pass with writes due 55 s later). It passes again while deferred writes fall due
+        // before the deadline; only a pass whose next instant has already come, twice over
+        // without anything done, ends it early (nothing would change by passing at once again).
+        // Generated texts are waited for while generators run, at most `maxGenerationRounds`.
+        var idleRepeats = 0
+        var generationRounds = 0
+        while report.authBroken.isEmpty, report.locked.isEmpty {
+            if report.generationsPending > 0, generationRounds < Self.maxGenerationRounds {
+                generationRounds += 1
                 await generator.waitUntilIdle()
             } else if let next = report.nextDue, next <= deadline, report.count(.deferred) > 0 {
                 let wait = realSeconds(next.timeIntervalSince(clock()))
-                if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10)) }
+                if wait > 0 {
+                    idleRepeats = 0
+                    try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 10))
+                } else {
+                    idleRepeats += 1
+                    if idleRepeats > 2 { break }
+                }
             } else {
                 break
             }
             let again = await pass(runner)
             report = Self.merge(report, again)
-            passes += 1
         }
         return report
     }
+
+    /// Rounds of waiting for generated texts in one `run --once` (a generator that starts a new
+    /// text on every pass cannot hold the run for ever).
+    static let maxGenerationRounds = 20
 
     /// One pass of `runner` now, recorded in the telemetry.
     func pass(_ runner: Runner) async -> RunReport {
@@ -157,11 +173,21 @@ public struct RunSession: Sendable {
         return report
     }
 
-    /// Items of the later pass replace deferrals of the earlier one.
+    /// The later pass's items, after the earlier pass's: a deferral of the earlier pass is
+    /// replaced only by a later item about the same thing (its journal key, else its agent, job,
+    /// step and action), never dropped because the later pass said nothing of it (issue 33,
+    /// observation 3: deferred selections of 14 of 20 agents vanished from the report).
     static func merge(_ first: RunReport, _ second: RunReport) -> RunReport {
         var merged = second
-        merged.items = first.items.filter { $0.outcome != .deferred } + second.items
+        let later = Set(second.items.map(identity))
+        merged.items = first.items.filter { $0.outcome != .deferred || !later.contains(identity($0)) } + second.items
         merged.generationFailures += first.generationFailures
         return merged
+    }
+
+    /// What a report item is about, across passes.
+    static func identity(_ item: RunReport.Item) -> String {
+        item.key
+            ?? [item.agent, item.recipe, item.job, item.step.map(String.init) ?? "", item.action].joined(separator: "|")
     }
 }
