@@ -73,6 +73,40 @@ struct Pending: AsyncParsableCommand {
     }
 }
 
+/// The options `cancel` and `settle` share: the keys, the state, `--json`, the instant.
+struct JournalKeyOptions: ParsableArguments {
+    @Argument(help: "Keys or key prefixes (6 or more leading characters), from `moltipass pending`.")
+    var keys: [String]
+
+    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
+    var state: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    @Option(help: .hidden)
+    var now: String?
+
+    func validate() throws {
+        if keys.isEmpty { throw ValidationError("give at least one key (see `moltipass pending`)") }
+    }
+
+    /// Prints `results` (JSON, or a line each: `done` ones on stdout, the others on stderr)
+    /// and says whether every key was acted on.
+    func report<Result: Encodable>(
+        _ results: [Result], done: (Result) -> Bool, line: (Result) -> String, problem: (Result) -> String
+    ) throws -> ExitStatus {
+        if json {
+            try printEncoded(results)
+        } else {
+            for result in results {
+                if done(result) { print(line(result)) } else { printError(problem(result)) }
+            }
+        }
+        return results.allSatisfy(done) ? .ok : .failure
+    }
+}
+
 /// `moltipass cancel KEY…`: stops waiting writes.
 struct Cancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,38 +117,16 @@ struct Cancel: AsyncParsableCommand {
             every key was cancelled, 1 otherwise (each problem named).
             """)
 
-    @Argument(help: "Keys or key prefixes.")
-    var keys: [String]
-
-    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
-    var state: String?
-
-    @Flag(help: "Print JSON on stdout.")
-    var json = false
-
-    @Option(help: .hidden)
-    var now: String?
-
-    func validate() throws {
-        if keys.isEmpty { throw ValidationError("give at least one key (see `moltipass pending`)") }
-    }
+    @OptionGroup var options: JournalKeyOptions
 
     func run() async throws {
         try await reportingFailures {
-            let instant = try NowOption.resolve(now)
-            let results = try await openState(state).cancel(keys, at: instant)
-            if json {
-                try printEncoded(results)
-            } else {
-                for result in results {
-                    if result.cancelled {
-                        print("cancelled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "")")
-                    } else {
-                        printError("not cancelled \(result.given): \(result.problem ?? "unknown")")
-                    }
-                }
-            }
-            return results.allSatisfy(\.cancelled) ? .ok : .failure
+            let instant = try NowOption.resolve(options.now)
+            let results = try await openState(options.state).cancel(options.keys, at: instant)
+            return try options.report(
+                results, done: \.cancelled,
+                line: { "cancelled \($0.key ?? $0.given) \($0.agent ?? "") \($0.action ?? "")" },
+                problem: { "not cancelled \($0.given): \($0.problem ?? "unknown")" })
         }
     }
 }
@@ -125,11 +137,15 @@ struct Settle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Settle writes whose outcome is unknown: --sent (it is on the server) or --not-sent (send it again).",
         discussion: """
-            A write whose answer was lost is read back; when what the server lists does not say whether it was             applied, it stays uncertain and is never sent again by itself (a second post would be a duplicate, a             second vote would take the first back). `moltipass pending` lists it with its key. Look on the             server, then: --sent finishes it done (--id records the post or comment id); --not-sent makes it due             now, and the next run sends it (after its duplicate guard and server check). Exit 0 when every key             was settled, 1 otherwise (each problem named).
+            A write whose answer was lost is read back; when what the server lists does not say whether it was \
+            applied, it stays uncertain and is never sent again by itself (a second post would be a duplicate, a \
+            second vote would take the first back). `moltipass pending` lists it with its key. Look on the \
+            server, then: --sent finishes it done (--id records the post or comment id); --not-sent makes it due \
+            now, and the next run sends it (after its duplicate guard and server check). Exit 0 when every key \
+            was settled, 1 otherwise (each problem named).
             """)
 
-    @Argument(help: "Keys or key prefixes (6 or more characters), from `moltipass pending`.")
-    var keys: [String]
+    @OptionGroup var options: JournalKeyOptions
 
     @Flag(help: "It is on the server: finish it done.")
     var sent = false
@@ -140,39 +156,21 @@ struct Settle: AsyncParsableCommand {
     @Option(help: "With --sent: the created post's or comment's id.")
     var id: String?
 
-    @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
-    var state: String?
-
-    @Flag(help: "Print JSON on stdout.")
-    var json = false
-
-    @Option(help: .hidden)
-    var now: String?
-
     func validate() throws {
-        if keys.isEmpty { throw ValidationError("give at least one key (see `moltipass pending`)") }
         if sent == notSent { throw ValidationError("say which: --sent or --not-sent") }
         if id != nil, !sent { throw ValidationError("--id goes with --sent") }
     }
 
     func run() async throws {
         try await reportingFailures {
-            let instant = try NowOption.resolve(now)
-            let results = try await openState(state).settle(keys, sent: sent, remoteID: id, at: instant)
-            if json {
-                try printEncoded(results)
-            } else {
-                for result in results {
-                    if result.settled {
-                        let how = sent ? "as sent" : "as not sent: due again"
-                        print(
-                            "settled \(result.key ?? result.given) \(result.agent ?? "") \(result.action ?? "") \(how)")
-                    } else {
-                        printError("not settled \(result.given): \(result.problem ?? "unknown")")
-                    }
-                }
-            }
-            return results.allSatisfy(\.settled) ? .ok : .failure
+            let instant = try NowOption.resolve(options.now)
+            let results = try await openState(options.state).settle(
+                options.keys, sent: sent, remoteID: id, at: instant)
+            let how = sent ? "as sent" : "as not sent: due again"
+            return try options.report(
+                results, done: \.settled,
+                line: { "settled \($0.key ?? $0.given) \($0.agent ?? "") \($0.action ?? "") \(how)" },
+                problem: { "not settled \($0.given): \($0.problem ?? "unknown")" })
         }
     }
 }
