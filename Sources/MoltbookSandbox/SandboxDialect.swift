@@ -35,7 +35,7 @@ public enum SandboxDialect: String, Sendable, Codable, CaseIterable {
     var honoursClaim: Bool { self != .oss }
 
     /// Creating content may return a verification challenge (`challenge_rate`).
-    var issuesChallenges: Bool { self != .oss }
+    public var issuesChallenges: Bool { self != .oss }
 
     /// A post or comment takes its limiter slot before the body is validated, so a refused
     /// request (400/404/500) still starts the cooldown.

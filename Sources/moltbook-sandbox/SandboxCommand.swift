@@ -40,6 +40,12 @@ struct SandboxCommand: AsyncParsableCommand {
             valueName: "name"))
     var dialect: SandboxDialect?
 
+    @Option(
+        help: ArgumentHelp(
+            "A seeded variant of the server: the dialect, create answers, paging, filters, rate-limit headers and challenges drawn from SEED (docs/sandbox.md, \"Variants\"); the config's other settings stay.",
+            valueName: "SEED"))
+    var variant: UInt64?
+
     @Flag(help: "Claim agents as soon as they register.")
     var autoClaim = false
 
@@ -130,6 +136,11 @@ struct SandboxCommand: AsyncParsableCommand {
         if autoClaim { sandboxConfig.autoClaim = true }
         if let simulatedAgents { sandboxConfig.simulation.agents = simulatedAgents }
         if let dmMinAgeSeconds { sandboxConfig.dmMinAgeSeconds = dmMinAgeSeconds }
+        if let variant {
+            let drawn = SandboxVariant(seed: variant)
+            sandboxConfig = drawn.applied(to: sandboxConfig)
+            FileHandle.standardError.write(Data("moltbook-sandbox: \(drawn)\n".utf8))
+        }
 
         let log: (@Sendable (String) -> Void)? =
             verbose ? { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } : nil
