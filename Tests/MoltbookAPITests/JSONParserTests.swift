@@ -102,6 +102,50 @@ struct JSONParserTests {
         #expect(rejected > 500)
     }
 
+    /// A second, independent reference (issue 34, deliverable 9): Foundation's `JSONSerialization`,
+    /// over generated and mutated documents. Where it accepts a document, the parser gives the same
+    /// values (numbers by value, strings and keys by scalars) or refuses it, except where the
+    /// `JSONDecoder` reference above gives what the parser gives: the three points where the two
+    /// Foundation parsers disagree with each other — a repeated key (`JSONSerialization` keeps the
+    /// last, `JSONDecoder` and the parser the first), U+FEFF inside a string (`JSONSerialization`
+    /// drops it, the others keep it: it is content), a number that underflows (`JSONSerialization`
+    /// reads 0, the others refuse). Where it refuses, the parser refuses too, except its documented
+    /// leniencies: raw control characters inside strings (Moltbook served them; Foundation accepts
+    /// the document once they are escaped) and what the `JSONDecoder` reference accepts.
+    @Test func generatedAndMutatedDocumentsMatchJSONSerialization() throws {
+        var generator = DocumentGenerator(seed: 0xF0_0D_5E_71A1)
+        var (agreed, refusedByBoth, referenceSide, lenient) = (0, 0, 0, 0)
+        for round in 0..<4_000 {
+            let document = round % 2 == 0 ? generator.document() : generator.mutated(generator.document())
+            let data = Data(document)
+            let parsed = try? JSONValue.parse(data)
+            let decoder = try? referenceAcceptingZeros(data)
+            if let foundation = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+                if let parsed, sameValue(parsed, foundationValue(foundation)) {
+                    agreed += 1
+                } else {
+                    #expect(
+                        parsed.map { ours in decoder.map { strictlyEqual(ours, $0) } ?? false } ?? (decoder == nil),
+                        "round \(round): Foundation accepts it, the parser differs from both references")
+                    referenceSide += 1
+                }
+            } else if let parsed {
+                let escaped = JSONValue.escapingControlCharacters(data)
+                let viaEscaped = try? JSONSerialization.jsonObject(with: escaped, options: [.fragmentsAllowed])
+                #expect(
+                    viaEscaped.map { sameValue(parsed, foundationValue($0)) } == true
+                        || decoder.map { strictlyEqual(parsed, $0) } == true,
+                    "round \(round): accepted beyond the documented leniencies")
+                lenient += 1
+            } else {
+                refusedByBoth += 1
+            }
+        }
+        #expect(
+            agreed > 1_000 && refusedByBoth > 300 && referenceSide < agreed / 2,
+            "\(agreed) agreed, \(refusedByBoth) refused by both, \(referenceSide) as JSONDecoder, \(lenient) lenient")
+    }
+
     /// Invalid documents throw `JSONParseError`, and the reference rejected them too.
     @Test(arguments: invalidDocuments)
     func invalidDocumentIsRejected(document: JSONTestDocument) {
@@ -170,6 +214,45 @@ private func referenceAcceptingZeros(_ data: Data) throws -> JSONValue {
         let zeros = pattern.stringByReplacingMatches(in: text, range: range, withTemplate: "$10")
         guard zeros != text else { throw error }
         return try referenceParse(Data(zeros.utf8))
+    }
+}
+
+/// A `JSONSerialization` value as a `JSONValue` (booleans are told from numbers by their Objective-C type).
+private func foundationValue(_ any: Any) -> JSONValue {
+    switch any {
+    case is NSNull: return .null
+    case let text as String: return .string(text)
+    case let array as [Any]: return .array(array.map(foundationValue))
+    case let object as [String: Any]: return .object(object.mapValues(foundationValue))
+    case let number as NSNumber:
+        if String(cString: number.objCType) == "c" || type(of: any) == Bool.self { return .bool(number.boolValue) }
+        return .number(number.doubleValue)
+    case let flag as Bool: return .bool(flag)
+    default: return .string("\(any)")
+    }
+}
+
+/// Equal values: numbers by value (Foundation keeps integers beyond a double's precision), strings and keys by
+/// their scalars.
+private func sameValue(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case (.bool(let left), .bool(let right)): return left == right
+    case (.number(let left), .number(let right)): return left == right || abs(left - right) <= abs(left) * 1e-15
+    case (.string(let left), .string(let right)): return Array(left.unicodeScalars) == Array(right.unicodeScalars)
+    case (.array(let left), .array(let right)):
+        return left.count == right.count && zip(left, right).allSatisfy { sameValue($0, $1) }
+    case (.object(let left), .object(let right)):
+        let leftKeys = Set(left.keys.map { Array($0.unicodeScalars).map(\.value) })
+        let rightKeys = Set(right.keys.map { Array($0.unicodeScalars).map(\.value) })
+        return leftKeys == rightKeys
+            && left.allSatisfy { key, value in
+                right.first { Array($0.key.unicodeScalars) == Array(key.unicodeScalars) }.map {
+                    sameValue(value, $0.value)
+                }
+                    ?? false
+            }
+    default: return false
     }
 }
 
