@@ -88,8 +88,10 @@ struct TimeScaleTests {
     }
 
     /// Issue 33, observation 3: `--max-wait` means what it says. 25 votes paced at one a minute
-    /// (the recipe's `writes_per_minute: 1`) and `--max-wait 40m`: one run casts all 25, one per
-    /// pass (it stopped after its 20th pass, with the rest due within the wait).
+    /// (the recipe's `writes_per_minute: 1`) and `--max-wait 3h`: one run casts all 25, one per
+    /// pass (it stopped after its 20th pass, with the rest due within the wait). At ×120 the 24
+    /// minutes of spacing take 12 real seconds; the wait's slack covers any machine's slowness
+    /// (a pass of a tenth of a second is 12 simulated seconds).
     @Test func maxWaitIsNotAPassCount() async throws {
         let fixture = try await RunFixture.start(dialect: .moltbookCom)
         defer { Task { await fixture.stop() } }
@@ -120,7 +122,7 @@ struct TimeScaleTests {
                   - vote: { ensure: upvoted, on: { source: submolt, submolt: general, sort: new, limit: 50, not_mine: true, max_per_run: 25 } }
             """)
         let result = try await fixture.home.run([
-            "run", recipe, "--once", "--max-wait", "40m", "--time-scale", "1800", "--state", fixture.statePath,
+            "run", recipe, "--once", "--max-wait", "3h", "--time-scale", "120", "--state", fixture.statePath,
             "--now", RunFixture.iso(RunFixture.t0.addingTimeInterval(90)),
         ])
         #expect(result.status == 0, "\(result.stderr)")
