@@ -43,9 +43,10 @@ extension Limiter {
         // A window's 429 (a generic body, or headers that say the window is spent) holds the
         // request class and teaches no spacing: the bucket may be shared by every class of the
         // key, or by every agent on one address (issue 33, observation 4).
+        let windowSpent = hint.windowRemaining == 0 && hint.windowResetWait(now: now) != nil
         let isWindowShape =
-            hint.retryAfterMinutes == nil && hint.dailyRemaining == nil
-            && (hint.bodyRemaining != nil || hint.resetAt != nil || hint.windowRemaining == 0)
+            hint.dailyRemaining == nil
+            && ((hint.retryAfterMinutes == nil && (hint.bodyRemaining != nil || hint.resetAt != nil)) || windowSpent)
         // The window's class: the one its headers describe (`window`), else the request class.
         let target = (isWindowShape || action == nil) ? (window ?? request) : action!
         let wait = hint.retryWait(now: now) ?? target.defaultRetryWait

@@ -125,6 +125,13 @@ struct ReadBackEvidenceTests {
         #expect(listed.first?["state"]?.string == "uncertain")
         #expect(listed.first?["next_attempt"]?.string != nil)
         let key = try #require(listed.first?["key"]?.string)
+        // status --health names it, with the command that settles it.
+        let health = try await fixture.home.run([
+            "status", recipe, "--health", "--state", fixture.statePath, "--now",
+            RunFixture.iso(t1.addingTimeInterval(310)),
+        ])
+        #expect(health.status != 0, "\(health.stdout)")
+        #expect((health.stdout + health.stderr).contains("moltipass settle \(key.prefix(12))"), "\(health.stdout)")
 
         // At the read-back's time (ten minutes on): read again, still unknown, still not sent.
         let reread = try await fixture.run([recipe, "--once"], at: t1.addingTimeInterval(660))

@@ -58,7 +58,9 @@ struct StandardRateLimitHeaderTests {
         )
     }
 
-    @Test func theStandardHeadersAreHeededLikeTheXOnes() async throws {
+    /// moltbook.com's dialect: the window headers are the style under test (the open-source
+    /// server reports its own, the community mock none).
+    @Test(.pinsItsDialect) func theStandardHeadersAreHeededLikeTheXOnes() async throws {
         let x = try await Self.bucket("x")
         let standard = try await Self.bucket("standard")
         #expect(standard.votes == 6, "\(standard)")

@@ -169,6 +169,20 @@ extension HintAbsorptionTests {
         #expect(separate.earliest([.write], at: t0).date == t0)
     }
 
+    /// The open-source server's 429 names minutes (`retryAfterMinutes`) for every limiter; when its
+    /// headers say the request window is spent, it is that window, not a spacing of the vote.
+    @Test func aSpentWindowWithMinutesTeachesNoSpacing() throws {
+        var limiter = limiter()
+        #expect(limiter.reserve([.write, .vote], at: t0) == .allowed)
+        let absorbed = limiter.absorb(
+            try hint(
+                headers: ["X-RateLimit-Limit": "8", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1772359260"],
+                body: #"{"success":false,"error":"Rate limit exceeded","retryAfter":60,"retryAfterMinutes":1}"#),
+            status: 429, action: .vote, request: .write, reservedAt: t0, window: .write, at: t0)
+        #expect(absorbed.learned.isEmpty)
+        #expect(limiter.learned.isEmpty)
+    }
+
     /// A 429 that a post made elsewhere caused (the server's cooldown runs from that post, not
     /// from this limiter's last one) teaches nothing: the server named its usual 30 minutes and
     /// asks for less than that. Nothing is learned, the post waits only for the hint.

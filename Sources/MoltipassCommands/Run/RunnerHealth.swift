@@ -7,7 +7,7 @@ import Storage
 /// One reason a runner is not healthy, for `status --health` and its JSON.
 public struct HealthProblem: Sendable, Codable, Equatable {
     /// What kind of problem: `no_tick`, `stale_tick`, `paused`, `keychain`, `unclaimed`,
-    /// `queue_dry`, `state_not_writable`, `invalid_recipe`, `environment`.
+    /// `queue_dry`, `state_not_writable`, `invalid_recipe`, `environment`, `write_unknown`.
     public var kind: String
     /// The agent it concerns, if one.
     public var agent: String?

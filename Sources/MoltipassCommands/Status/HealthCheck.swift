@@ -13,6 +13,8 @@ import Storage
 ///   cannot unlock or an entry it cannot find, a recipe file it skipped (`RunnerHealth`);
 /// - the server said an agent is not claimed;
 /// - a job's content queue has no item left;
+/// - a write's outcome is unknown after reading back (issue 33): it is never re-sent by itself,
+///   an operator settles it (`moltipass settle KEY --sent | --not-sent`);
 /// - the state file cannot be written here;
 /// - a recipe file given to `status` is invalid;
 /// - (in the daemon's record) a recipe skipped for an unset `env:` variable or a missing solver.
@@ -50,6 +52,17 @@ public enum HealthCheck {
         for agent in report.agents {
             for pause in agent.pauses where pause.kind != PauseKind.manual.rawValue {
                 problems.append(.paused(agent.agent, kind: pause.kind, until: pause.until, reason: pause.reason))
+            }
+            // Uncertain with a time to read again: read back once already, and what the server
+            // listed did not say (an entry still in flight has none).
+            for entry in agent.pending where entry.state == JournalState.uncertain.rawValue && entry.nextAttempt != nil
+            {
+                problems.append(
+                    HealthProblem(
+                        kind: "write_unknown", agent: agent.agent,
+                        message: "\(entry.action): its outcome is unknown and it is not sent again by itself; "
+                            + "look on the server, then `moltipass settle \(entry.key.prefix(12)) --sent` or `--not-sent`"
+                    ))
             }
         }
         problems += try await serverFacts(recipes: recipes, store: store)
