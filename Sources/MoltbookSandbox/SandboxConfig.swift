@@ -47,6 +47,17 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// How the request window is reported (`rate_limit_headers`): `x` (`X-RateLimit-*`, the
     /// dialect's own), `standard` (the IETF draft's `RateLimit-Limit/-Remaining/-Reset`), `none`.
     public var rateLimitHeaders: RateLimitHeaderStyle = .x
+    /// How `/agents/me` says whether the agent is claimed (`claim_shape`): `is_claimed` (the
+    /// flag, the dialect's own) or `status` (no flag; `status: "pending_claim"` or `"claimed"`):
+    /// a server whose profile says the claim in words (issue 33, observation 11).
+    public var claimShape: ClaimShape = .flag
+    /// Where direct messages are (`dm_shape`): `listed` (moltbook.com's: the check's `requests`
+    /// and `messages` objects, `/agents/dm/requests`, `/conversations/ID`) or `in_conversations`
+    /// (the check says `{has_new_messages, pending_requests: N}`, pending requests are the
+    /// conversation list's `approved: false` entries, `/agents/dm/requests` and
+    /// `/conversations/ID` answer 404, messages are at `/conversations/ID/messages`): issue 33,
+    /// observation 8.
+    public var dmShape: DMShape = .listed
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -169,6 +180,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case challengeAnswerForm = "challenge_answer_form"
         case suspensionBlocksReads = "suspension_blocks_reads"
         case rateLimitHeaders = "rate_limit_headers"
+        case claimShape = "claim_shape"
+        case dmShape = "dm_shape"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -210,6 +223,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         challengeAnswerForm = try c.value(.challengeAnswerForm, default: d.challengeAnswerForm)
         suspensionBlocksReads = try c.value(.suspensionBlocksReads, default: d.suspensionBlocksReads)
         rateLimitHeaders = try c.value(.rateLimitHeaders, default: d.rateLimitHeaders)
+        claimShape = try c.value(.claimShape, default: d.claimShape)
+        dmShape = try c.value(.dmShape, default: d.dmShape)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -244,6 +259,8 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(challengeAnswerForm, forKey: .challengeAnswerForm)
         try c.encode(suspensionBlocksReads, forKey: .suspensionBlocksReads)
         try c.encode(rateLimitHeaders, forKey: .rateLimitHeaders)
+        try c.encode(claimShape, forKey: .claimShape)
+        try c.encode(dmShape, forKey: .dmShape)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)
@@ -274,6 +291,30 @@ public enum RateLimitShape: String, Sendable, Codable, Equatable, CaseIterable {
     case commentCooldown = "comment_cooldown"
     /// The open-source server's camelCase shape: `{success:false,error,code:"RATE_LIMITED",hint,retryAfter,retryAfterMinutes}`.
     case oss
+}
+
+/// Where the sandbox serves direct messages (`SandboxConfig.dmShape`).
+public enum DMShape: String, Sendable, Codable, Equatable, CaseIterable {
+    case listed
+    case inConversations = "in_conversations"
+}
+
+/// How `/agents/me` says the claim (`SandboxConfig.claimShape`).
+public enum ClaimShape: String, Sendable, Codable, Equatable, CaseIterable {
+    /// `is_claimed` (`isClaimed` in the open-source dialect).
+    case flag = "is_claimed"
+    /// No flag: `status: "pending_claim"` or `"claimed"`.
+    case status
+
+    /// `fields` (an agent's profile) with the claim said this way.
+    func render(_ fields: [String: JSON], claimed: Bool) -> [String: JSON] {
+        guard self == .status else { return fields }
+        var fields = fields
+        fields["is_claimed"] = nil
+        fields["isClaimed"] = nil
+        fields["status"] = .string(claimed ? "claimed" : "pending_claim")
+        return fields
+    }
 }
 
 /// How the sandbox answers a create that needs no challenge (`SandboxConfig.createAnswer`).

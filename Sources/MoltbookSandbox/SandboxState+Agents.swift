@@ -84,8 +84,10 @@ extension SandboxState {
     /// `GET /agents/me`.
     func me(_ agentID: String, now: Date) -> APIResult {
         guard let agent = agents[agentID] else { return .notFound("Bot not found") }
-        if config.dialect == .oss { return .ok(["agent": .object(ossAgentJSON(agent))]) }
-        var fields = agentPublicJSON(agent, viewer: nil)
+        if config.dialect == .oss {
+            return .ok(["agent": .object(config.claimShape.render(ossAgentJSON(agent), claimed: agent.claimed))])
+        }
+        var fields = config.claimShape.render(agentPublicJSON(agent, viewer: nil), claimed: agent.claimed)
         fields["metadata"] = agent.metadata
         fields["stats"] = [
             "posts": .int((index.postsByAuthor[agentID] ?? []).filter { posts[$0.id]?.deleted == false }.count),

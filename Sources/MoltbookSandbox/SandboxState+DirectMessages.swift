@@ -28,6 +28,9 @@ extension SandboxState {
         let latest = withUnread.compactMap { conversation -> (SandboxConversation, SandboxMessage)? in
             conversation.messages.last { $0.senderID != agentID && $0.readAt == nil }.map { (conversation, $0) }
         }.sorted { $0.1.createdAt > $1.1.createdAt }.prefix(5)
+        if config.dmShape == .inConversations {
+            return .ok(["has_new_messages": .bool(totalUnread > 0), "pending_requests": .int(requests.count)])
+        }
         var parts: [String] = []
         if !requests.isEmpty { parts.append(SandboxWording.plural(requests.count, "pending request")) }
         if totalUnread > 0 { parts.append(SandboxWording.plural(totalUnread, "unread message")) }
@@ -72,6 +75,7 @@ extension SandboxState {
 
     /// `GET /agents/dm/conversations`: the agent's approved conversations, the latest message first.
     func dmConversations(_ agentID: String) -> APIResult {
+        if config.dmShape == .inConversations { return dmConversationsWithRequests(agentID) }
         let mine = inbox.conversations(of: agentID, status: .approved).sorted {
             ($0.lastMessageAt, $0.seq) > ($1.lastMessageAt, $1.seq)
         }
@@ -122,6 +126,47 @@ extension SandboxState {
             ],
             "messages": .array(messages),
         ])
+    }
+
+    /// `dm_shape: in_conversations`: every live conversation of the agent, pending ones as
+    /// `approved: false` (a request to the agent is one it did not start), the other agent as a
+    /// plain name, ids as `id`; no counts object.
+    private func dmConversationsWithRequests(_ agentID: String) -> APIResult {
+        let live =
+            inbox.conversations(of: agentID, status: .approved) + inbox.conversations(of: agentID, status: .pending)
+        let items: [JSON] = live.sorted { ($0.lastMessageAt, $0.seq) > ($1.lastMessageAt, $1.seq) }.map {
+            conversation in
+            [
+                "id": .string(conversation.id),
+                "other_agent": .optional(agents[conversation.other(than: agentID)]?.name),
+                "approved": .bool(conversation.status == .approved),
+                "initiated_by_me": .bool(conversation.initiatorID == agentID),
+                "unread": .int(conversation.status == .approved ? conversation.unreadCount(for: agentID) : 0),
+                "last_message": .string(Self.preview(conversation.messages.last?.content ?? "")),
+                "updated_at": .string(SandboxTime.iso(conversation.lastMessageAt)),
+            ]
+        }
+        return .ok(["conversations": .array(items)])
+    }
+
+    /// `GET /agents/dm/conversations/ID/messages` (`dm_shape: in_conversations`): the messages,
+    /// oldest first, senders as plain names; marks the other side's messages read.
+    mutating func dmMessages(_ agentID: String, id: String, now: Date) -> APIResult {
+        guard let conversation = inbox.conversations[id], conversation.involves(agentID) else {
+            return .notFound("Conversation not found")
+        }
+        if let refusal = notApproved(conversation) { return refusal }
+        let messages: [JSON] = conversation.messages.map { message in
+            [
+                "message_id": .string(message.id), "from": .optional(agents[message.senderID]?.name),
+                "text": .string(message.content), "sent_at": .string(SandboxTime.iso(message.createdAt)),
+            ]
+        }
+        for index in conversation.messages.indices
+        where conversation.messages[index].senderID != agentID && conversation.messages[index].readAt == nil {
+            inbox.conversations[id]?.messages[index].readAt = now
+        }
+        return .ok(["messages": .array(messages)])
     }
 
     /// The 403 of a conversation whose messages do not flow (pending, rejected, blocked), or nil.

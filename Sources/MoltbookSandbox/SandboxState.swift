@@ -266,13 +266,20 @@ struct SandboxState: Sendable {
         case .readNotificationsByPost: return readNotifications(agentID, postID: p[0], now: now)
         case .readAllNotifications: return readAllNotifications(agentID, now: now)
         case .dmCheck: return dmCheck(agentID)
-        case .dmRequests: return dmRequests(agentID)
+        case .dmRequests:
+            if config.dmShape == .inConversations { return .notFound("Not found") }
+            return dmRequests(agentID)
         case .dmApprove:
             return challengingEveryWrite(
                 approveDM(agentID, id: p[0], now: now), agentID: agentID, kind: "approval", now: now)
         case .dmReject: return rejectDM(agentID, id: p[0], body, now: now)
         case .dmConversations: return dmConversations(agentID)
-        case .dmConversation: return dmConversation(agentID, id: p[0], now: now)
+        case .dmConversation:
+            if config.dmShape == .inConversations { return .notFound("Not found") }
+            return dmConversation(agentID, id: p[0], now: now)
+        case .dmMessages:
+            if config.dmShape == .listed { return .notFound("Not found") }
+            return dmMessages(agentID, id: p[0], now: now)
         case .dmSend:
             return challengingEveryWrite(
                 sendDM(agentID, id: p[0], body, now: now), agentID: agentID, kind: "message", now: now)

@@ -14,7 +14,9 @@ import Foundation
 /// - the submolt filter honoured, or ignored;
 /// - the request window reported as `X-RateLimit-*`, the IETF draft's `RateLimit-*`, or not at all;
 /// - challenges on none of the content or on a third, answered in two decimals or as a whole
-///   number (said in the instructions either way), and on the other writes too or not.
+///   number (said in the instructions either way), and on the other writes too or not;
+/// - the claim as `is_claimed` or in words (`status`), direct messages listed or in the
+///   conversation list (drawn last: a seed's earlier draws stay what they were).
 public struct SandboxVariant: Sendable, Equatable, CustomStringConvertible {
     public var seed: UInt64
     public var dialect: SandboxDialect
@@ -25,6 +27,8 @@ public struct SandboxVariant: Sendable, Equatable, CustomStringConvertible {
     public var challengeRate: Double
     public var challengeAnswerForm: ChallengeAnswerForm
     public var challengeEveryWrite: Bool
+    public var claimShape: ClaimShape
+    public var dmShape: DMShape
 
     public init(seed: UInt64) {
         var random = SeededRandom(seed: seed ^ 0x5641_5249_414E_5453)  // "VARIANTS"
@@ -38,6 +42,8 @@ public struct SandboxVariant: Sendable, Equatable, CustomStringConvertible {
         challengeRate = dialect.issuesChallenges ? pick([0, 0.3]) : 0
         challengeAnswerForm = pick([.twoDecimals, .wholeNumber])
         challengeEveryWrite = challengeRate > 0 && pick([false, true])
+        claimShape = pick(ClaimShape.allCases)
+        dmShape = pick(DMShape.allCases)
     }
 
     /// `config` with what this variant draws in place (its other settings kept).
@@ -51,12 +57,15 @@ public struct SandboxVariant: Sendable, Equatable, CustomStringConvertible {
         config.challengeRate = challengeRate
         config.challengeAnswerForm = challengeAnswerForm
         config.challengeEveryWrite = challengeEveryWrite
+        config.claimShape = claimShape
+        config.dmShape = dmShape
         return config
     }
 
     public var description: String {
         "variant \(seed): \(dialect.rawValue), create \(createAnswer.rawValue), paging \(ignorePaging ? "ignored" : "kept"), "
             + "submolt filter \(ignoreSubmoltFilter ? "ignored" : "kept"), headers \(rateLimitHeaders.rawValue), "
-            + "challenges \(challengeRate) (\(challengeAnswerForm.rawValue)\(challengeEveryWrite ? ", every write" : ""))"
+            + "challenges \(challengeRate) (\(challengeAnswerForm.rawValue)\(challengeEveryWrite ? ", every write" : "")), "
+            + "claim \(claimShape.rawValue), DMs \(dmShape.rawValue)"
     }
 }

@@ -97,7 +97,7 @@ public struct KeysVerifier: Sendable {
             // `/agents/me` says what it says of the claim; one that says nothing needs none.
             let said = me.status?.lowercased() ?? ""
             if said.contains("suspend") { return (.suspended(detail: said), me.id) }
-            if me.isClaimed == false || said.contains("pending") { return (.pendingClaim, me.id) }
+            if me.claimed == false { return (.pendingClaim, me.id) }
             return (.claimed, me.id)
         }
         switch state {

@@ -16,7 +16,11 @@ extension AccountPass {
         do {
             let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value).with(gate: requestGate())
             access.client = made
-            if info.createdAt == nil || info.name == nil || probes.mustProbeKey || probes.readIdentityAnyway {
+            // An agent last seen unclaimed is read again (one read per pass until it is claimed),
+            // so a claim made since shows at once in the run and in `status --health`.
+            if info.createdAt == nil || info.name == nil || info.claimed == false || probes.mustProbeKey
+                || probes.readIdentityAnyway
+            {
                 await readIdentity(made)
             }
             return access.authBroken == nil ? made : nil
@@ -39,7 +43,7 @@ extension AccountPass {
             absorb(me.rateLimit, status: me.status, action: nil, request: .read)
             info.name = me.value.name
             info.id = me.value.id ?? info.id
-            info.claimed = me.value.isClaimed ?? info.claimed
+            info.claimed = me.value.claimed ?? info.claimed
             if let created = me.value.createdAt {
                 info.createdAt = created
                 limiter.setRules(LimitRules.rules(for: profile()))

@@ -23,6 +23,11 @@ struct InboxPass {
     var check: DMCheck?
     /// Why DMs are not available, when they are not.
     var dmUnavailable: String?
+    /// What of the agent's direct messages could not be read though the check answered (a
+    /// route the server does not have, a conversation it would not show), in words.
+    var dmUnreadable: [String] = []
+    /// The pending DM requests as read, wherever the server lists them.
+    var dmRequests: [DMRequest]?
     /// Posts with unread activity this pass, each with the ids of the inbound items on it the
     /// agent has not answered on the server: marked read only when each is settled.
     var activity: [String: Set<String>] = [:]
@@ -277,31 +282,63 @@ extension AccountPass {
             return InboundRead(unavailable: reason)
         }
         inbox.check = check
+        // Servers list pending requests in different places (issue 33, observation 8): the
+        // check itself, `/agents/dm/requests`, or the conversation list (`approved: false`).
+        // Every place that answers is read; a count the check gives that no answering place
+        // accounts for is "cannot read", never "nothing waiting".
+        var unreadable: [String] = []
         var requests = check.requests
-        if check.pendingRequestCount > requests.count, let listed = try await inboxRead({ try await $0.dmRequests() }) {
-            requests = listed
+        var requestsRoute: String?
+        if check.pendingRequestCount > requests.count {
+            if let listed = try await inboxRead({ try await $0.dmRequests() }) {
+                requests = Self.merged(requests, listed)
+            } else {
+                requestsRoute = "GET /agents/dm/requests (not found)"
+            }
         }
         var items: [Inbound] = []
         if let list = try await inboxRead({ try await $0.dmConversations() }) {
+            requests = Self.merged(
+                requests, list.conversations.filter(\.awaitsApproval).map(DMRequest.init(conversation:)))
             let recent = now.addingTimeInterval(-TimeInterval(maxAge))
             let active = list.conversations.filter {
-                $0.unreadCount > 0 || ($0.lastMessageAt ?? .distantPast) >= recent
+                !$0.awaitsApproval && ($0.unreadCount > 0 || ($0.lastMessageAt ?? .distantPast) >= recent)
             }
             .sorted { ($0.lastMessageAt ?? .distantPast, $0.id) < ($1.lastMessageAt ?? .distantPast, $1.id) }
             for summary in active.prefix(Self.conversationsPerPass) {
                 // Reading a conversation marks it read on the server: what decides whether a message
-                // is answered is who spoke last, never the unread count.
-                guard let conversation = try await inboxRead({ try await $0.dmConversation(id: summary.id) }),
-                    let item = latestUnanswered(conversation, with: summary.withAgentName)
-                else { continue }
-                items.append(item)
+                // is answered is who spoke last, never the unread count. (`dmThread`: at
+                // `/conversations/ID` on moltbook.com, at `/conversations/ID/messages` elsewhere.)
+                guard let conversation = try await inboxRead({ try await $0.dmThread(id: summary.id) }) else {
+                    unreadable.append(
+                        "the conversation \(summary.id)" + (summary.withAgentName.map { " with \($0)" } ?? "")
+                            + " (GET /agents/dm/conversations/ID and …/ID/messages: not found)")
+                    continue
+                }
+                if let item = latestUnanswered(conversation, with: summary.withAgentName) { items.append(item) }
             }
+        } else {
+            unreadable.append("GET /agents/dm/conversations (not found)")
         }
+        if check.pendingRequestCount > requests.count {
+            let missing = check.pendingRequestCount - requests.count
+            unreadable.append(
+                "\(missing) pending DM request\(missing == 1 ? "" : "s") the check counts but no route lists"
+                    + (requestsRoute.map { ": \($0)" } ?? ""))
+        }
+        inbox.dmUnreadable = unreadable
+        inbox.dmRequests = requests
         return InboundRead(
             items: items,
             requests: requests.map {
                 InboundRead.Request(id: $0.id, from: $0.fromName ?? "", preview: $0.messagePreview)
-            })
+            }, unreadable: unreadable)
+    }
+
+    /// `first` then the requests of `more` not in it (by id).
+    static func merged(_ first: [DMRequest], _ more: [DMRequest]) -> [DMRequest] {
+        var seen = Set(first.map(\.id))
+        return first + more.filter { seen.insert($0.id).inserted }
     }
 
     /// The other side's latest message when the agent has not spoken since, with the messages
@@ -365,12 +402,14 @@ extension AccountPass {
         return InboxSummary(
             asOf: now, unreadNotifications: home?.account?.unreadNotificationCount ?? unreadNotes,
             postsWithActivity: home.map { $0.activityOnYourPosts.filter { $0.newNotificationCount > 0 }.count },
-            pendingRequests: (inbox.check?.requests ?? []).map {
+            pendingRequests: (inbox.dmRequests ?? inbox.check?.requests ?? []).map {
                 InboxSummary.Request(
                     from: $0.fromName ?? "?", conversationID: $0.id, preview: $0.messagePreview, createdAt: $0.createdAt
                 )
             },
-            unreadMessages: inbox.check?.totalUnread ?? home?.directMessages?.unreadMessageCount, dm: dm)
+            unreadMessages: inbox.check.map { $0.hasNewMessages && $0.totalUnread == 0 ? nil : $0.totalUnread }
+                ?? home?.directMessages?.unreadMessageCount, dm: dm,
+            pendingRequestCount: inbox.check?.pendingRequestCount, unreadable: inbox.dmUnreadable)
     }
 
     // MARK: Marking read

@@ -78,11 +78,18 @@ package struct InboxSummary: Sendable, Equatable {
     /// Unread messages in the agent's approved conversations.
     package var unreadMessages: Int?
     package var dm: DMAvailability
+    /// How many requests the DM check counted (may exceed those listed: see `unreadable`).
+    package var pendingRequestCount: Int?
+    /// What of the DMs could not be read though the check answered, in words (issue 33,
+    /// observation 8): `status` says "cannot read", not "no pending DM requests".
+    package var unreadable: [String]
 
     package init(
         asOf: Date, unreadNotifications: Int? = nil, postsWithActivity: Int? = nil, pendingRequests: [Request] = [],
-        unreadMessages: Int? = nil, dm: DMAvailability
+        unreadMessages: Int? = nil, dm: DMAvailability, pendingRequestCount: Int? = nil, unreadable: [String] = []
     ) {
+        self.pendingRequestCount = pendingRequestCount
+        self.unreadable = unreadable
         self.asOf = asOf
         self.unreadNotifications = unreadNotifications
         self.postsWithActivity = postsWithActivity
@@ -114,11 +121,23 @@ extension InboxSummary {
         }
         guard let unreadNotifications = Self.count(fields["unread_notifications"]),
             let postsWithActivity = Self.count(fields["posts_with_activity"]),
-            let unreadMessages = Self.count(fields["unread_messages"])
+            let unreadMessages = Self.count(fields["unread_messages"]),
+            let pendingRequestCount = Self.count(fields["pending_request_count"])
         else { return nil }
+        var unreadable: [String] = []
+        switch fields["unreadable"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            for item in items {
+                guard let text = item.string else { return nil }
+                unreadable.append(text)
+            }
+        default: return nil
+        }
         self.init(
             asOf: asOf, unreadNotifications: unreadNotifications, postsWithActivity: postsWithActivity,
-            pendingRequests: requests, unreadMessages: unreadMessages, dm: dm)
+            pendingRequests: requests, unreadMessages: unreadMessages, dm: dm, pendingRequestCount: pendingRequestCount,
+            unreadable: unreadable)
     }
 
     /// The stored JSON: snake_case keys, times as ISO 8601 text (to the microsecond), unknown
@@ -132,6 +151,8 @@ extension InboxSummary {
         if let unreadNotifications { fields["unread_notifications"] = .number(Double(unreadNotifications)) }
         if let postsWithActivity { fields["posts_with_activity"] = .number(Double(postsWithActivity)) }
         if let unreadMessages { fields["unread_messages"] = .number(Double(unreadMessages)) }
+        if let pendingRequestCount { fields["pending_request_count"] = .number(Double(pendingRequestCount)) }
+        if !unreadable.isEmpty { fields["unreadable"] = .array(unreadable.map(JSONValue.string)) }
         return JSONValue.object(fields).encoded()
     }
 

@@ -154,7 +154,7 @@ public enum Reconciler {
     static func message(after triggerID: String, in conversation: String, agent: AgentIdentity, client: MoltbookClient)
         async throws(APIError) -> Verdict
     {
-        let messages = try await client.dmConversation(id: conversation).value.messages
+        let messages = try await client.dmThread(id: conversation).value.messages
         guard let index = messages.firstIndex(where: { $0.id == triggerID }) else {
             return .unknown(reason: "the conversation as the server shows it no longer holds the message answered")
         }
@@ -182,7 +182,7 @@ public enum Reconciler {
     public static func ownMessage(
         after triggerID: String, in conversation: String, agent: AgentIdentity, client: MoltbookClient
     ) async throws(APIError) -> DMMessage? {
-        let messages = try await client.dmConversation(id: conversation).value.messages
+        let messages = try await client.dmThread(id: conversation).value.messages
         guard let index = messages.firstIndex(where: { $0.id == triggerID }) else { return nil }
         return messages[(index + 1)...].first { isOwn($0, agent: agent) }
     }

@@ -40,6 +40,11 @@ public enum MetricCatalog {
         help: "1 while the agent's writes are paused by a pause of this kind (suspended: a suspension by Moltbook), "
             + "else 0.")
 
+    public static let writesUnknown = MetricDefinition(
+        "moltipass_writes_unknown", .gauge, labels: [.agent],
+        help: "Writes whose outcome reading back could not establish: never sent again by themselves, they wait for "
+            + "an operator (moltipass settle KEY --sent or --not-sent).")
+
     public static let leaseHeld = MetricDefinition(
         "moltipass_lease_held", .gauge, labels: [.agent],
         help: "1 while this runner holds the agent's lease, else 0.")
@@ -60,7 +65,8 @@ public enum MetricCatalog {
 
     /// Every metric, in the order of the reference table.
     public static let all: [MetricDefinition] = [
-        buildInfo, actions, rateLimited, hintWaits, hintWaitSeconds, nextAllowed, challenges, paused, leaseHeld,
+        buildInfo, actions, rateLimited, hintWaits, hintWaitSeconds, nextAllowed, challenges, paused, writesUnknown,
+        leaseHeld,
         passDuration, requestDuration, lastTick,
     ]
 

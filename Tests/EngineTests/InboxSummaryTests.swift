@@ -28,6 +28,10 @@ struct InboxSummaryTests {
         InboxSummary(asOf: t0, dm: .blocked(reason: "blocked by the server", until: nil)),
         InboxSummary(asOf: t0, unreadNotifications: 4, postsWithActivity: 0, dm: .unsupported),
         InboxSummary(asOf: t0, dm: .failed(reason: "HTTP 503 from /agents/dm/check")),
+        InboxSummary(
+            asOf: t0, pendingRequests: [.init(from: "carol", conversationID: "conv-3")], dm: .available,
+            pendingRequestCount: 2,
+            unreadable: ["1 pending DM request the check counts but no route lists", "GET /agents/dm/conversations"]),
     ]
 
     /// Every shape reads back equal from its stored form, and the stored form of what was read

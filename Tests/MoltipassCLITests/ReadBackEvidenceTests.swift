@@ -115,9 +115,13 @@ struct ReadBackEvidenceTests {
         #expect(item?["outcome"]?.string == "uncertain")
         #expect(try await fixture.counter("posts_created") == Self.others)
 
-        // Before the read-back's time: not read, not sent, still uncertain.
-        let waiting = try await fixture.run([recipe, "--once"], at: t1.addingTimeInterval(300))
+        // Before the read-back's time: not read, not sent, still uncertain; the metrics count it.
+        let textfile = fixture.home.path + "/metrics.prom"
+        let series = "moltipass_writes_unknown{agent=\"evid_unknown\"}"
+        let waiting = try await fixture.run(
+            [recipe, "--once", "--metrics-textfile", textfile], at: t1.addingTimeInterval(300))
         #expect(waiting.status == 9, "\(waiting.stderr)")
+        #expect(MetricsTests.value(try String(contentsOfFile: textfile, encoding: .utf8), series) == 1)
         #expect(try await fixture.counter("posts_created") == Self.others)
         let pending = try await fixture.home.run(["pending", "--state", fixture.statePath, "--json"])
         let listed = try JSONValue.parse(Data(pending.stdout.utf8)).array ?? []
@@ -146,8 +150,10 @@ struct ReadBackEvidenceTests {
         #expect(settled.stdout.contains("as not sent"), "\(settled.stdout)")
         // Due again; the next run sends it once (at the next occurrence: the lost send was charged
         // its cooldown, and the 10:00 occurrence's write gives its item back to the 10:30 one).
-        let sent = try await fixture.run([recipe, "--once"], at: RunFixture.t0.addingTimeInterval(1_860))
+        let sent = try await fixture.run(
+            [recipe, "--once", "--metrics-textfile", textfile], at: RunFixture.t0.addingTimeInterval(1_860))
         #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(MetricsTests.value(try String(contentsOfFile: textfile, encoding: .utf8), series) == 0)
         #expect(try await fixture.counter("posts_created") == 1 + Self.others)
         #expect(try await fixture.titles(of: "evid_unknown") == ["Item 0"])
     }

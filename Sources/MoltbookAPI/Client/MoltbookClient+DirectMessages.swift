@@ -72,6 +72,36 @@ extension MoltbookClient {
         return response.map { _ in conversation }
     }
 
+    /// `GET /agents/dm/conversations/ID/messages`: the same, where a server keeps the messages
+    /// under their own route (`dmConversation` answering 404 there). Same side effect.
+    public func dmConversationMessages(id: String) async throws(APIError) -> MoltbookResponse<DMConversation> {
+        try Self.requireID(id, "GET /agents/dm/conversations/ID/messages")
+        let response = try await call(.get, ["agents", "dm", "conversations", id, "messages"])
+        guard let conversation = DMConversation(json: response.value, requestedID: id) else {
+            throw shapeError("GET /agents/dm/conversations/ID/messages", "messages", response)
+        }
+        return response.map { _ in conversation }
+    }
+
+    /// A conversation's messages wherever the server keeps them: `/conversations/ID` (moltbook.com),
+    /// else, when that route answers 404 or 405, `/conversations/ID/messages` (issue 33,
+    /// observation 8). The one way the engine reads a conversation. When neither has it, the
+    /// first route's error is thrown.
+    public func dmThread(id: String) async throws(APIError) -> MoltbookResponse<DMConversation> {
+        let first: APIError
+        do {
+            return try await dmConversation(id: id)
+        } catch {
+            guard error.code == .notFound || error.code == .methodNotAllowed else { throw error }
+            first = error
+        }
+        do {
+            return try await dmConversationMessages(id: id)
+        } catch {
+            throw error.code == .notFound || error.code == .methodNotAllowed ? first : error
+        }
+    }
+
     /// `POST /agents/dm/conversations/ID/send` `{message, needs_human_input?}`: a message in an
     /// approved conversation (a conversation not approved answers 403). The result is the sent
     /// message when the server echoes it (`message{id, content, created_at}`), else nil.

@@ -16,6 +16,19 @@ public struct Agent: Sendable, Equatable {
     public var lastActive: Date?
     public var avatarURL: String?
 
+    /// Whether the agent is claimed, as this profile says it in any shape servers use: the
+    /// `is_claimed` flag, else the standing in words (`status: "pending_claim"` is unclaimed,
+    /// `"claimed"` or `"active"` claimed); nil when the profile says neither. The one reading of
+    /// a claim from `/agents/me` (issue 33, observation 11: a server whose `/agents/me` has no
+    /// `is_claimed` and says `pending_claim` was taken as claimed by `run` and `status --health`).
+    public var claimed: Bool? {
+        if let isClaimed { return isClaimed }
+        guard let said = status?.lowercased() else { return nil }
+        if said.contains("pending") || said.contains("unclaimed") { return false }
+        if said == "claimed" || said == "active" { return true }
+        return nil
+    }
+
     public init?(json: JSONValue) {
         guard let name = json["name"]?.string else { return nil }
         self.name = name

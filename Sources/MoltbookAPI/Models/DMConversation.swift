@@ -12,6 +12,20 @@ public struct DMConversationSummary: Sendable, Equatable, Identifiable {
     public var youInitiated: Bool?
     /// `pending`, `approved`, … when the server says (moltbook.com lists approved ones).
     public var status: String?
+    /// `approved` / `is_approved` when the server says.
+    public var approved: Bool?
+    /// The last message's text or preview, when the list gives it.
+    public var lastMessagePreview: String?
+
+    /// Whether this is a request to the agent awaiting approval: a conversation the server
+    /// lists as not approved (`approved: false`, `status: pending`) that the agent did not start.
+    /// Some servers list pending requests only here (issue 33, observation 8).
+    public var awaitsApproval: Bool {
+        guard youInitiated != true else { return false }
+        if let approved { return !approved }
+        let said = status?.lowercased() ?? ""
+        return said == "pending" || said == "requested"
+    }
 
     public init?(json: JSONValue) {
         guard let id = json.first("conversation_id", "conversationId", "id")?.string else { return nil }
@@ -19,8 +33,12 @@ public struct DMConversationSummary: Sendable, Equatable, Identifiable {
         withAgentName = json.first("with_agent", "withAgent", "other_agent", "otherAgent", "with")?.agentName
         unreadCount = json.first("unread_count", "unreadCount", "unread")?.int ?? 0
         lastMessageAt = json.first("last_message_at", "lastMessageAt", "updated_at", "updatedAt")?.date
-        youInitiated = json.first("you_initiated", "youInitiated")?.bool
+        youInitiated = json.first("you_initiated", "youInitiated", "initiated_by_me", "initiatedByMe")?.bool
         status = json["status"]?.string
+        approved = json.first("approved", "is_approved", "isApproved")?.bool
+        lastMessagePreview =
+            (json.first("last_message", "lastMessage", "message_preview", "messagePreview", "preview"))
+            .flatMap { $0.string ?? $0.first("content", "text", "message")?.string }
     }
 }
 

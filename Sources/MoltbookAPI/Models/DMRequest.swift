@@ -22,6 +22,15 @@ public struct DMRequest: Sendable, Equatable, Identifiable {
         messagePreview = json.first("message_preview", "messagePreview", "preview", "message")?.string
         createdAt = json.first("created_at", "createdAt")?.date
     }
+
+    /// A request as a conversation list shows it (`DMConversationSummary.awaitsApproval`): the
+    /// conversation's id is what approving it names.
+    public init(conversation: DMConversationSummary) {
+        id = conversation.id
+        fromName = conversation.withAgentName
+        messagePreview = conversation.lastMessagePreview
+        createdAt = conversation.lastMessageAt
+    }
 }
 
 /// The answer to `POST /agents/dm/request` and to approving or rejecting a request.

@@ -14,16 +14,20 @@ enum SandboxEndpoint: Sendable, Hashable {
     case home, notifications, readNotificationsByPost, readAllNotifications
     /// moltbook.com's direct messages under `/agents/dm` (§1.9).
     case dmCheck, dmRequests, dmApprove, dmReject, dmConversations, dmConversation, dmSend, dmRequest
+    /// `GET /agents/dm/conversations/ID/messages`: where `dm_shape: in_conversations` serves a
+    /// conversation's messages (404 in moltbook.com's shape).
+    case dmMessages
 
     /// The endpoints only moltbook.com serves: the other dialects answer 404 (§6.2).
     static let inbox: Set<SandboxEndpoint> = [
         .home, .notifications, .readNotificationsByPost, .readAllNotifications, .dmCheck, .dmRequests, .dmApprove,
-        .dmReject, .dmConversations, .dmConversation, .dmSend, .dmRequest,
+        .dmReject, .dmConversations, .dmConversation, .dmSend, .dmRequest, .dmMessages,
     ]
 
     /// The direct-message endpoints (closed to agents younger than `dm_min_age_seconds`).
     static let directMessages: Set<SandboxEndpoint> = [
         .dmCheck, .dmRequests, .dmApprove, .dmReject, .dmConversations, .dmConversation, .dmSend, .dmRequest,
+        .dmMessages,
     ]
 
     /// Whether the endpoint needs `Authorization: Bearer`.
@@ -85,6 +89,7 @@ public enum SandboxRouter {
         Route(method: .post, pattern: ["agents", "dm", "requests", ":", "reject"], endpoint: .dmReject),
         Route(method: .get, pattern: ["agents", "dm", "conversations"], endpoint: .dmConversations),
         Route(method: .get, pattern: ["agents", "dm", "conversations", ":"], endpoint: .dmConversation),
+        Route(method: .get, pattern: ["agents", "dm", "conversations", ":", "messages"], endpoint: .dmMessages),
         Route(method: .post, pattern: ["agents", "dm", "conversations", ":", "send"], endpoint: .dmSend),
         Route(method: .post, pattern: ["agents", "dm", "request"], endpoint: .dmRequest),
     ]
@@ -153,7 +158,8 @@ extension SandboxEndpoint {
     var limitClass: String {
         switch self {
         case .status, .me, .profile, .listPosts, .getPost, .feed, .submoltFeed, .listComments, .listSubmolts,
-            .getSubmolt, .search, .home, .notifications, .dmCheck, .dmRequests, .dmConversations, .dmConversation:
+            .getSubmolt, .search, .home, .notifications, .dmCheck, .dmRequests, .dmConversations, .dmConversation,
+            .dmMessages:
             "read"
         case .dmSend, .dmRequest: "dm"
         case .createPost: "post"

@@ -148,7 +148,7 @@ public struct Preflight: Sendable {
                 let me = try await client.me().value
                 check.key = "works"
                 check.serverName = me.name
-                check.claimed = me.isClaimed
+                check.claimed = me.claimed
                 if check.claimed == nil, let status = try? await client.status().value.state {
                     if case .claimed = status { check.claimed = true }
                     if case .pendingClaim = status { check.claimed = false }

@@ -17,6 +17,7 @@ public struct ReportLogger: Sendable {
     let store: (any StateStore)?
     let repeatDeferrals: Bool
     private var loggedDeferrals: Set<String> = []
+    private var loggedUnclaimed: Set<String> = []
 
     /// - Parameter store: kept for callers; `step` and `request_id` come from the report items.
     public init(logger: Logger, store: (any StateStore)?, repeatDeferrals: Bool) {
@@ -58,6 +59,16 @@ public struct ReportLogger: Sendable {
         }
         for (agent, reason) in report.keychainFailures.sorted(by: { $0.key < $1.key }) {
             logger.error("keychain", metadata: Self.account(agent, "keychain", reason, nil))
+        }
+        // Not an error: some servers let an unclaimed agent act (a refused write is `auth_broken`
+        // above); but the operator must hear it from every run, not only from `check` (the daemon
+        // once until the agent is claimed, like a deferral).
+        let unclaimed = Set(report.unclaimed)
+        defer { loggedUnclaimed = unclaimed }
+        for agent in unclaimed.sorted() where repeatDeferrals || !loggedUnclaimed.contains(agent) {
+            logger.warning(
+                "not claimed: its human must claim it (moltipass claim \(agent))",
+                metadata: Self.account(agent, "unclaimed", nil, nil))
         }
     }
 

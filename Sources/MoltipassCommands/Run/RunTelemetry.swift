@@ -161,7 +161,7 @@ public final class RunTelemetry: Sendable {
         store: any StateStore, holder: String, now: Date, wait: Duration = RunTelemetry.stateReadWait
     ) async -> (any Error)? {
         let agents = state.withLock { $0.agents }.sorted()
-        let read: ([(String, [AccountPause], Data?)], [String: Date])
+        let read: ([(String, [AccountPause], Data?, Int)], [String: Date])
         do {
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
             read = try await Deadline.within(
@@ -177,7 +177,8 @@ public final class RunTelemetry: Sendable {
             return error
         }
         state.withLock { $0.leasesUntil = read.1 }
-        for (agent, pauses, limiterData) in read.0 {
+        for (agent, pauses, limiterData, unknown) in read.0 {
+            recorder.set(MetricCatalog.writesUnknown, [.agent: agent], to: Double(unknown))
             let held = read.1[agent] != nil
             recorder.set(MetricCatalog.leaseHeld, [.agent: agent], to: held ? 1 : 0)
             let kinds = Set(pauses.map(\.kind))
@@ -199,6 +200,7 @@ public final class RunTelemetry: Sendable {
         }
         for agent in gone {
             recorder.remove(MetricCatalog.leaseHeld, [.agent: agent])
+            recorder.remove(MetricCatalog.writesUnknown, [.agent: agent])
             for kind in PauseKind.allCases {
                 recorder.remove(MetricCatalog.paused, [.agent: agent, .kind: kind.rawValue])
             }
@@ -222,16 +224,17 @@ public final class RunTelemetry: Sendable {
     /// Each agent's pauses and limiter, and the leases `holder` holds live at `now` with their
     /// expiries, in one read.
     static func readState(store: any StateStore, holder: String, agents: [String], now: Date) async throws
-        -> ([(String, [AccountPause], Data?)], [String: Date])
+        -> ([(String, [AccountPause], Data?, Int)], [String: Date])
     {
         try await store.read { reader in
             let held = try await reader.leases().filter { $0.holder == holder && $0.isLive(at: now) }
-            var rows: [(String, [AccountPause], Data?)] = []
+            var rows: [(String, [AccountPause], Data?, Int)] = []
             for agent in agents {
                 rows.append(
                     (
                         agent, try await reader.activePauses(account: agent, at: now),
-                        try await reader.limiterState(account: agent, key: "limiter")
+                        try await reader.limiterState(account: agent, key: "limiter"),
+                        try await reader.uncertainJournalEntries(account: agent).filter(\.awaitsOperator).count
                     ))
             }
             return (rows, Dictionary(held.map { ($0.account, $0.expiresAt) }) { first, _ in first })

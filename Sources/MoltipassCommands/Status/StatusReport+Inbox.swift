@@ -14,14 +14,22 @@ extension StatusReport.Inbox {
         switch dm.state {
         case "available":
             let requests = dm.pendingRequests
-            if requests.isEmpty {
+            let counted = max(dm.pendingRequestCount ?? 0, requests.count)
+            if counted == 0, dm.unreadable.isEmpty {
                 parts.append("no pending DM requests")
+            } else if requests.isEmpty {
+                // Counted but not listed, or a route that failed: never "no pending DM requests".
+                parts.append(counted > 0 ? Self.count(counted, "pending DM request") : "DM requests unknown")
             } else {
                 var names = requests.prefix(Self.namesShown).map { Self.printable($0.from) }.joined(separator: ", ")
                 if requests.count > Self.namesShown { names += " and \(requests.count - Self.namesShown) more" }
-                parts.append("\(Self.count(requests.count, "pending DM request")) (from \(names))")
+                let unlisted = counted > requests.count ? ", \(counted - requests.count) not listed" : ""
+                parts.append("\(Self.count(counted, "pending DM request")) (from \(names)\(unlisted))")
             }
             if let unread = dm.unreadMessages { parts.append(Self.count(unread, "unread message")) }
+            if !dm.unreadable.isEmpty {
+                parts.append("cannot read " + dm.unreadable.map(Self.printable).joined(separator: "; "))
+            }
         case "blocked":
             parts.append(
                 "DMs blocked (\(dm.reason ?? "by the server"))" + (dm.until.map { " until \(iso($0))" } ?? ""))

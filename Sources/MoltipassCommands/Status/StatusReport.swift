@@ -73,6 +73,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
             public var pendingRequests: [Request]
             /// Nil when unknown.
             public var unreadMessages: Int?
+            /// How many requests the server's check counted (nil: it did not say).
+            public var pendingRequestCount: Int?
+            /// What could not be read though the check answered, in words.
+            public var unreadable: [String]
         }
 
         public var asOf: Date
@@ -93,7 +97,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     Request(
                         from: $0.from, conversationId: $0.conversationID, preview: $0.preview, createdAt: $0.createdAt)
                 },
-                unreadMessages: summary.unreadMessages)
+                unreadMessages: summary.unreadMessages, pendingRequestCount: summary.pendingRequestCount,
+                unreadable: summary.unreadable)
         }
     }
 

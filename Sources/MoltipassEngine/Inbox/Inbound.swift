@@ -120,6 +120,9 @@ public struct InboundRead: Sendable, Equatable {
     /// Why direct messages cannot be used by this agent now (young agent, a server without
     /// them): the step is skipped with this reason.
     public var unavailable: String?
+    /// What could not be read though DMs answered (issue 33, observation 8), in words: the
+    /// step's report says "cannot read", never "nothing to answer".
+    public var unreadable: [String]
 
     public struct Request: Sendable, Equatable {
         public var id: String
@@ -133,9 +136,11 @@ public struct InboundRead: Sendable, Equatable {
         }
     }
 
-    public init(items: [Inbound] = [], requests: [Request] = [], unavailable: String? = nil) {
+    public init(items: [Inbound] = [], requests: [Request] = [], unavailable: String? = nil, unreadable: [String] = [])
+    {
         self.items = items
         self.requests = requests
         self.unavailable = unavailable
+        self.unreadable = unreadable
     }
 }

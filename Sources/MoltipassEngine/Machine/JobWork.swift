@@ -30,6 +30,9 @@ struct JobWork {
         /// A `reply:` or `dm:` step's inbound items, once read.
         var inbound: Result<InboundRead, any Error>?
         var inboundRead: InboundRead?
+        /// Part of the step's inbox could not be read (said on a line of its own): an empty
+        /// expansion is then not "nothing to answer".
+        var inboundPartial = false
         var generation: PlanningMachine.GenerationWork?
     }
 
@@ -67,6 +70,7 @@ struct JobWork {
 
     mutating func nextStep() {
         at.stage = .start
+        at.inboundPartial = false
         at.step += 1
         if at.step >= job.steps.count {
             at.step = 0

@@ -31,6 +31,16 @@ extension PlanningMachine {
                 work.nextStep()
                 return nil
             }
+            if !read.unreadable.isEmpty {
+                // Part of the inbox could not be read: what was read is answered, and the rest
+                // is said, so a 404 on one route never reads as "nothing to answer".
+                actions.append(
+                    .line(
+                        line(
+                            work.recipe, work.job, "read direct messages", .failed,
+                            "cannot read: " + read.unreadable.joined(separator: "; "))))
+                work.at.inboundPartial = true
+            }
             work.at.inboundRead = read
             work.at.stage = .expanding(position: position, selection: [])
             return nil

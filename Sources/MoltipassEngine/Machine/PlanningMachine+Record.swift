@@ -35,7 +35,8 @@ extension PlanningMachine {
             actions.append(.line(line(recipe, job, "post from queue", .skipped, "content queue \(path) is empty")))
             actions.append(.dryQueue("\(recipe.name)/\(job.id.value): \(path)"))
         case .writes(let found) where found.isEmpty && Self.inbound(of: step) != nil:
-            actions.append(.line(line(recipe, job, step.action.keyword, .skipped, "nothing to answer")))
+            let reason = work.at.inboundPartial ? "nothing to answer in what could be read" : "nothing to answer"
+            actions.append(.line(line(recipe, job, step.action.keyword, .skipped, reason)))
         case .writes(let found) where found.isEmpty && Self.selects(step):
             actions.append(
                 .line(line(recipe, job, step.action.keyword, .skipped, "the selector found no post to act on")))

@@ -126,6 +126,12 @@ extension JournalEntry {
     /// expired, or cancelled by the operator). A finished entry is never sent again; only a
     /// read-back that finds it applied may still mark it done.
     public var isFinished: Bool { state == .done || (state == .failed && nextAttemptAt == nil) }
+
+    /// Whether the entry's outcome is unknown and waits for an operator's word: uncertain, and
+    /// read back already without evidence either way (a time to read again is set; an entry
+    /// still in flight has none). Never sent again by itself (`moltipass settle`). The one test
+    /// `status --health` (`write_unknown`) and `/metrics` (`moltipass_writes_unknown`) share.
+    public var awaitsOperator: Bool { state == .uncertain && nextAttemptAt != nil }
 }
 
 /// The answer of `recordIntent`: the entry under the key, and whether this call created it.
