@@ -55,7 +55,17 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
             }
             passphrase = Passphrase(bytes: bytes)
         case .environment:
-            passphrase = Passphrase(environment[Self.valueVariable] ?? "")
+            // One trailing newline dropped, as from a file (issue 34, observation 8: a value set
+            // from a file with its newline, `MOLTIPASS_PASSPHRASE="$(cat f; echo)"` or a secret
+            // store's, was "wrong passphrase" with no hint). A passphrase is never meant to end
+            // in one.
+            var value = environment[Self.valueVariable] ?? ""
+            if value.hasSuffix("\r\n") {
+                value.removeLast(1)  // "\r\n" is one Character
+            } else if value.hasSuffix("\n") {
+                value.removeLast()
+            }
+            passphrase = Passphrase(value)
         case .prompt:
             passphrase = Passphrase(try prompt())
         }

@@ -58,6 +58,12 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
     /// `/conversations/ID` answer 404, messages are at `/conversations/ID/messages`): issue 33,
     /// observation 8.
     public var dmShape: DMShape = .listed
+    /// Whether a challenged post or comment is stored before its challenge is answered
+    /// (`keep_unverified`, on: moltbook.com keeps it, pending and hidden). Off: a server that
+    /// keeps nothing unverified (issue 33, observation 5): the challenged content is not stored
+    /// and its answer names no id; a right answer clears that text, which the client must send
+    /// again (then taken without a challenge); a wrong one leaves nothing.
+    public var keepUnverified = true
     /// Obfuscation level of challenge texts: 0 plain … 3 fillers, junk and distractors.
     public var challengeObfuscation: Int
     /// Seconds to answer a post or comment challenge.
@@ -182,6 +188,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         case rateLimitHeaders = "rate_limit_headers"
         case claimShape = "claim_shape"
         case dmShape = "dm_shape"
+        case keepUnverified = "keep_unverified"
         case challengeObfuscation = "challenge_obfuscation"
         case challengeExpirySeconds = "challenge_expiry_seconds"
         case submoltChallengeExpirySeconds = "submolt_challenge_expiry_seconds"
@@ -225,6 +232,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         rateLimitHeaders = try c.value(.rateLimitHeaders, default: d.rateLimitHeaders)
         claimShape = try c.value(.claimShape, default: d.claimShape)
         dmShape = try c.value(.dmShape, default: d.dmShape)
+        keepUnverified = try c.value(.keepUnverified, default: d.keepUnverified)
         challengeObfuscation = try c.value(.challengeObfuscation, default: d.challengeObfuscation)
         challengeExpirySeconds = try c.value(.challengeExpirySeconds, default: d.challengeExpirySeconds)
         submoltChallengeExpirySeconds =
@@ -261,6 +269,7 @@ public struct SandboxConfig: Sendable, Codable, Equatable {
         try c.encode(rateLimitHeaders, forKey: .rateLimitHeaders)
         try c.encode(claimShape, forKey: .claimShape)
         try c.encode(dmShape, forKey: .dmShape)
+        try c.encode(keepUnverified, forKey: .keepUnverified)
         try c.encode(challengeObfuscation, forKey: .challengeObfuscation)
         try c.encode(challengeExpirySeconds, forKey: .challengeExpirySeconds)
         try c.encode(submoltChallengeExpirySeconds, forKey: .submoltChallengeExpirySeconds)

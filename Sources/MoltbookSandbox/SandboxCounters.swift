@@ -28,6 +28,8 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
     public var challengesVerified = 0
     /// Wrong answers.
     public var challengesFailed = 0
+    /// Challenged posts and comments not stored (`keep_unverified: false`).
+    public var challengedNotKept = 0
     /// Challenges whose window passed without a right answer.
     public var challengesExpired = 0
     public var suspensions = 0
@@ -83,6 +85,7 @@ public struct SandboxCounters: Sendable, Codable, Equatable {
         case challengesIssued = "challenges_issued"
         case challengesVerified = "challenges_verified"
         case challengesFailed = "challenges_failed"
+        case challengedNotKept = "challenged_not_kept"
         case challengesExpired = "challenges_expired"
         case suspensions
         case duplicateRefusals = "duplicate_refusals"

@@ -151,6 +151,8 @@ struct SandboxChallenge: Sendable {
     var state: State = .pending
     /// How the answer must be written, as the server was configured when it issued the challenge.
     var form: ChallengeAnswerForm = .twoDecimals
+    /// `keep_unverified: false`: the content was not stored; the agent and text a right answer clears.
+    var held: String?
 }
 
 /// A post as last rendered for a list, with the mutable fields it was rendered from.

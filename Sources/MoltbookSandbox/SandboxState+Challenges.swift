@@ -19,6 +19,34 @@ extension SandboxState {
         return challenge
     }
 
+    /// `keep_unverified: false`: the challenge for content of `agentID` with `text` that is not
+    /// stored, or nil (no challenge: a text cleared by a right answer goes through, once).
+    /// `.some(nil)` means "no challenge: store it"; `.some(challenge)` "held, answer this".
+    mutating func heldChallenge(
+        agentID: String, target: ChallengeTarget, contentID: String, text: String, now: Date
+    ) -> SandboxChallenge?? {
+        guard !config.keepUnverified else { return nil }
+        let key = agentID + "\u{1F}" + text
+        if clearedContent.remove(key) != nil { return .some(nil) }
+        guard var challenge = maybeIssueChallenge(agentID: agentID, target: target, contentID: contentID, now: now)
+        else { return .some(nil) }
+        challenge.held = key
+        challenges[challenge.code] = challenge
+        counters.challengedNotKept += 1
+        return .some(challenge)
+    }
+
+    /// The answer to a create whose content is held for its challenge: the challenge, no id.
+    func heldAnswer(_ challenge: SandboxChallenge, what: String) -> APIResult {
+        if config.dialect == .minimalMock { return Self.minimalMockChallenge(challenge) }
+        return .ok(
+            [
+                "success": true, "verification_required": true,
+                "message": .string("Answer the verification challenge, then send your \(what) again to publish it."),
+                "verification": Self.verificationJSON(challenge),
+            ], status: 202)
+    }
+
     /// The `verification` object placed inside the created post, comment or submolt.
     static func verificationJSON(_ challenge: SandboxChallenge) -> JSON {
         [
@@ -140,6 +168,7 @@ extension SandboxState {
             return .wrong(challenge)
         }
         challenges[code]?.state = .verified
+        if let held = challenge.held { clearedContent.insert(held) }
         setStatus(.verified, of: challenge.target, id: challenge.contentID)
         counters.challengesVerified += 1
         switch challenge.target {

@@ -27,7 +27,10 @@ extension SandboxState {
         }
         if let refusal = duplicateRefusal(agentID, text: content, now: now) { return refusal }
         let id = random.uuid()
-        let challenge = maybeIssueChallenge(agentID: agentID, target: .comment, contentID: id, now: now)
+        let held = heldChallenge(agentID: agentID, target: .comment, contentID: id, text: content, now: now)
+        if let held, let challenge = held { return heldAnswer(challenge, what: "comment") }
+        let challenge =
+            held == nil ? maybeIssueChallenge(agentID: agentID, target: .comment, contentID: id, now: now) : nil
         let comment = SandboxComment(
             id: id, seq: takeSeq(), postID: postID, parentID: parentID, authorID: agentID, content: content,
             createdAt: now, status: challenge == nil ? .published : .pending)

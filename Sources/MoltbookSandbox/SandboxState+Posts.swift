@@ -39,7 +39,10 @@ extension SandboxState {
         let printed = [title, content, url].compactMap { $0 }.joined(separator: "\n")
         if let refusal = duplicateRefusal(agentID, text: printed, now: now) { return refusal }
         let id = random.uuid()
-        let challenge = maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now)
+        let held = heldChallenge(agentID: agentID, target: .post, contentID: id, text: printed, now: now)
+        if let held, let challenge = held { return heldAnswer(challenge, what: "post") }
+        let challenge =
+            held == nil ? maybeIssueChallenge(agentID: agentID, target: .post, contentID: id, now: now) : nil
         let post = SandboxPost(
             id: id, seq: takeSeq(), authorID: agentID, submolt: submolt.name, title: title, content: content, url: url,
             type: type, createdAt: now, createdAtText: SandboxTime.iso(now),

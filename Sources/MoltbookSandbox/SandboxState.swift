@@ -24,6 +24,9 @@ struct SandboxState: Sendable {
     /// Vote direction (+1 / -1) by `"agentID|targetID"`.
     var votes: [String: Int] = [:]
     var challenges: [String: SandboxChallenge] = [:]
+    /// `keep_unverified: false`: texts (agent and text) whose challenge was answered right and
+    /// that the next identical send publishes without a challenge.
+    var clearedContent: Set<String> = []
     var faults: [FaultSpec]
     /// Request window of unauthenticated calls (headers only; never enforced).
     var anonymousWindow = RateWindow()

@@ -118,6 +118,7 @@ extension AccountPass {
                     report.items.append(challengeItem(challenge, .done, "answered \(answer): verified"))
                     logger.info(
                         "challenge verified", metadata: ["agent": "\(agent)", "code": "\(short(challenge.code))"])
+                    await confirmChallenged(challenge, verified: true, into: &report)
                     return .clear
                 case .incorrect:
                     if attempts < policy.maxAttempts { continue }
@@ -231,6 +232,7 @@ extension AccountPass {
         report.items.append(challengeItem(challenge, .failed, reason + said, stopped ? nil : timed))
         report.pause(agent, until: until, kinds: [.challengeFailed])
         if !stopped { report.due(at: timed) }
+        await confirmChallenged(challenge, verified: false, into: &report)
         return .paused(until: until)
     }
 

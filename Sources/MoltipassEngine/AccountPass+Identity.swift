@@ -84,6 +84,11 @@ package struct AccountInfo: Codable, Equatable {
     /// unhealthy (`status --health`) but not paused: some servers let unclaimed agents act, and
     /// one that does not refuses the write, which pauses the agent then.
     package var claimed: Bool?
+    /// False once a challenged post or comment was found absent after its challenge was
+    /// answered right: this server keeps nothing unverified (issue 33, observation 5), so content
+    /// whose challenge failed is looked for too, and sent again when it is not there. Nil: not
+    /// learned (moltbook.com keeps unverified content, hidden: never sent again).
+    package var keepsUnverified: Bool?
 
     init(createdAt: Date?, name: String? = nil, id: String? = nil, claimed: Bool? = nil) {
         self.createdAt = createdAt
@@ -102,6 +107,7 @@ package struct AccountInfo: Codable, Equatable {
         name = fields["name"]?.string
         id = fields["id"]?.string
         claimed = fields["claimed"]?.bool
+        keepsUnverified = fields["keepsUnverified"]?.bool
     }
 
     var stored: Data {
@@ -110,6 +116,7 @@ package struct AccountInfo: Codable, Equatable {
         if let name { fields["name"] = .string(name) }
         if let id { fields["id"] = .string(id) }
         if let claimed { fields["claimed"] = .bool(claimed) }
+        if let keepsUnverified { fields["keepsUnverified"] = .bool(keepsUnverified) }
         return JSONValue.object(fields).encoded()
     }
 }

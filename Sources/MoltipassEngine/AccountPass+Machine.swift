@@ -154,8 +154,14 @@ extension AccountPass {
                     for (queue, position) in commit.positions {
                         try await transaction.setQueuePosition(position, recipe: commit.recipe, queue: queue)
                     }
-                    try await transaction.setScheduleCursor(
-                        recipe: commit.recipe, job: commit.job, lastFired: commit.cursor, at: now)
+                    if let cursor = commit.cursor {
+                        try await transaction.setScheduleCursor(
+                            recipe: commit.recipe, job: commit.job, lastFired: cursor, at: now)
+                    }
+                }
+                if let deferred = journal.deferredSteps {
+                    try await transaction.setLimiterState(
+                        deferred, account: agent, key: DeferredSteps.stateKey, at: now)
                 }
                 if let counts = journal.dailyCounts {
                     try await transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)

@@ -17,6 +17,7 @@ extension AccountPass {
         var dailyCounts: Data?
         var queueLedger: Data?
         var legacyQueuePositions: [String: Int]
+        var deferredSteps: Data? = nil
     }
 
     /// Reads the account's state in one read; nil (logged) when the store fails: the pass then
@@ -50,7 +51,8 @@ extension AccountPass {
                     cursors: cursors,
                     dailyCounts: try await reader.limiterState(account: agent, key: DailyCounts.stateKey),
                     queueLedger: try await reader.limiterState(account: agent, key: QueueLedger.stateKey),
-                    legacyQueuePositions: positions)
+                    legacyQueuePositions: positions,
+                    deferredSteps: try await reader.limiterState(account: agent, key: DeferredSteps.stateKey))
             }
         } catch {
             logger.error("could not read the state", metadata: ["agent": "\(agent)", "error": "\(error)"])
@@ -62,7 +64,7 @@ extension AccountPass {
     func snapshot(from stored: StoredState) -> AccountMachine.Snapshot {
         AccountMachine.Snapshot(
             limiter: limiter, pending: stored.pending, cursors: stored.cursors,
-            dailyCounts: stored.dailyCounts, queueLedger: stored.queueLedger,
+            dailyCounts: stored.dailyCounts, queueLedger: stored.queueLedger, deferredSteps: stored.deferredSteps,
             legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: info.name != nil)
     }
 

@@ -60,12 +60,7 @@ public enum PendingWrites {
                 dropped.append(try await transaction.markFailed(key: key, reason: reason, retryAt: nil, at: now))
             }
             // A refused attempt was fingerprinted when it left; the server never took it.
-            if try await transaction.forgetContent(account: account, journalKey: key) > 0 {
-                // Runners that keep the ledger's sightings read it whole again.
-                try await transaction.setLimiterState(
-                    Data("\(now.timeIntervalSince1970)|\(key)".utf8), account: account, key: ledgerGenerationKey,
-                    at: now)
-            }
+            try await forgetContent(of: key, account: account, at: now, in: transaction)
             if let item = entry.payload.flatMap(PlannedWrite.init(payload:))?.queueItem { items.append(item) }
         }
         if !items.isEmpty {
@@ -76,6 +71,17 @@ public enum PendingWrites {
             try await transaction.setLimiterState(ledger.stored, account: account, key: QueueLedger.stateKey, at: now)
         }
         return dropped
+    }
+
+    /// Forgets the content-ledger record of the write `key` (the server does not hold its
+    /// text), and makes runners that keep the ledger's sightings read it whole again.
+    package static func forgetContent(
+        of key: String, account: String, at now: Date, in transaction: any StateTransaction
+    ) async throws {
+        if try await transaction.forgetContent(account: account, journalKey: key) > 0 {
+            try await transaction.setLimiterState(
+                Data("\(now.timeIntervalSince1970)|\(key)".utf8), account: account, key: ledgerGenerationKey, at: now)
+        }
     }
 }
 

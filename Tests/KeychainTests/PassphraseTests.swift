@@ -40,11 +40,16 @@ import Testing
         #expect(error?.description.contains("MOLTIPASS_PASSPHRASE_FILE") == true)
     }
 
-    /// The environment value is used as is.
-    @Test func fromEnvironment() throws {
+    /// The environment value is used as is, but for one trailing newline (LF or CRLF), which it
+    /// loses as a file does (issue 34, observation 8).
+    @Test(arguments: [
+        ("env pass ", "env pass "), ("env pass\n", "env pass"), ("env pass\r\n", "env pass"),
+        ("env pass\n\n", "env pass\n"), (" env\tpass", " env\tpass"),
+    ])
+    func fromEnvironment(value: String, expected: String) throws {
         let resolver = PassphraseResolver(
-            environment: ["MOLTIPASS_PASSPHRASE": "env pass "], isInteractive: false, prompt: Self.noPrompt)
-        #expect(try resolver.passphrase() == Passphrase("env pass "))
+            environment: ["MOLTIPASS_PASSPHRASE": value], isInteractive: false, prompt: Self.noPrompt)
+        #expect(try resolver.passphrase() == Passphrase(expected))
     }
 
     /// A passphrase file loses exactly one trailing newline (LF or CRLF).

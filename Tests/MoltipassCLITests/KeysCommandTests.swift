@@ -236,6 +236,10 @@ struct KeysCommandTests {
         let value = try await home.run(
             ["keys", "list"], extra: ["MOLTIPASS_PASSPHRASE_FILE": "", "MOLTIPASS_PASSPHRASE": "right one"])
         #expect(value.status == 0)
+        // Set from a file with its newline (issue 34, observation 8): the newline is not part of it.
+        let withNewline = try await home.run(
+            ["keys", "list"], extra: ["MOLTIPASS_PASSPHRASE_FILE": "", "MOLTIPASS_PASSPHRASE": "right one\n"])
+        #expect(withNewline.status == 0, "\(withNewline.stderr)")
         let wrong = try await home.run(["keys", "list", "--passphrase-file", wrongFile])
         #expect(wrong.status == 12)
         #expect(wrong.stderr.contains("wrong passphrase or the file was modified"))

@@ -18,7 +18,9 @@ extension AgentControl {
         /// What, in words (`post to m/general: "…"`).
         public var action: String
         /// `intent` (planned), `failed` (refused, retried at `nextAttempt`), `sent` or
-        /// `uncertain` (its outcome is being settled by reading back).
+        /// `uncertain` (its outcome is being settled by reading back); `read_deferred` for a step
+        /// whose selection or inbox read a limit deferred (issue 33: kept like a write, read again
+        /// at `nextAttempt`, dropped at `expires`; its key is not a journal key, nothing to cancel).
         public var state: String
         public var occurrence: Date
         public var nextAttempt: Date?
@@ -47,6 +49,16 @@ extension AgentControl {
                             PendingWrites.expiry(of: entry.occurrence, job: $0, seed: recipe?.seed ?? "")
                         },
                         cancellable: PendingWrites.isDroppable(entry), lastError: entry.lastError)
+                }
+                let deferred =
+                    try await reader.limiterState(account: agent, key: DeferredSteps.stateKey)
+                    .flatMap(DeferredSteps.init(stored:))?.items ?? []
+                waiting += deferred.map { step in
+                    Waiting(
+                        key: step.key, agent: agent, recipe: step.recipe, job: step.job,
+                        action: step.action, state: "read_deferred",
+                        occurrence: step.nominal, nextAttempt: step.retryAt, expires: step.expiresAt,
+                        cancellable: false, lastError: step.reason)
                 }
             }
             return waiting

@@ -183,6 +183,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 where challenge.status == .failed || challenge.status == .expired {
                     var write: PlannedWrite?
                     if let key = challenge.journalKey {
+                        // Sent again (the server kept nothing unverified, issue 33): not parked.
+                        let next = ChallengedContent.key(key, send: ChallengedContent.sends(key) + 1)
+                        if try await reader.journalEntry(key: next) != nil { continue }
                         write = try await reader.journalEntry(key: key)?.payload.flatMap(PlannedWrite.init(payload:))
                     }
                     parked.append(
@@ -201,7 +204,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     parked,
                     try await reader.lease(account: agent),
                     try await InboxSummary.read(account: agent, in: reader),
-                    try await ChallengeStreak.onServer(account: agent, in: reader)
+                    try await ChallengeStreak.onServer(account: agent, in: reader),
+                    try await reader.limiterState(account: agent, key: DeferredSteps.stateKey)
+                        .flatMap(DeferredSteps.init(stored:))?.items ?? []
                 )
             }
             let limiter = data.0.flatMap { try? Limiter(serialized: $0) }
@@ -240,7 +245,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
                             key: $0.key, recipe: own.displayName($0.recipe, job: $0.job), job: $0.job,
                             action: $0.action, state: $0.state.rawValue,
                             nextAttempt: $0.nextAttemptAt, lastError: $0.lastError)
-                    },
+                    }
+                        // Reads a limit deferred wait like writes (issue 33, observation 3).
+                        + data.8.map {
+                            PendingEntry(
+                                key: $0.key, recipe: own.displayName($0.recipe, job: $0.job), job: $0.job,
+                                action: $0.action, state: "read_deferred",
+                                nextAttempt: $0.retryAt, lastError: $0.reason)
+                        },
                     openChallenges: data.3.map(\.code), parked: data.4, next: next.sorted { $0.fire < $1.fire },
                     leaseHolder: lease?.holder, leaseExpires: lease?.expiresAt, leaseSince: lease?.acquiredAt,
                     leaseToken: lease?.token, inbox: data.6.map(Inbox.init),

@@ -33,6 +33,8 @@ struct AccountMachine {
         /// never look at them, and the ledger grows with every item taken).
         var dailyCounts: Data?
         var queueLedger: Data?
+        /// The steps whose reads were deferred (`DeferredSteps`), stored form.
+        var deferredSteps: Data? = nil
         /// Index-based queue positions of older state (`PlanningMachine.legacyKey`).
         var legacyQueuePositions: [String: Int] = [:]
         var identity: AgentIdentity

@@ -45,8 +45,8 @@ struct JobWork {
         var taken: Set<String> = []
         /// Content this job plans (fingerprint → sighting), for the duplicate guard.
         var content: [String: ContentSighting] = [:]
-        /// A selection that may work on a later pass failed; matters only if nothing was planned.
-        var retryWanted = false
+        /// Steps whose reads were deferred, kept to be planned again (`DeferredSteps`).
+        var deferred: [DeferredStep] = []
         /// A text is still being generated: nothing of the job is journaled this pass.
         var withheld = false
     }
@@ -58,6 +58,8 @@ struct JobWork {
     let due: [OccurrencePlanner.Occurrence]
     var at = Position()
     var planned: Planned
+    /// Set when this work plans one deferred step again: it ends after that step.
+    var only: DeferredStep?
 
     init(ref: JobRef, result: OccurrencePlanner.Result, due: [OccurrencePlanner.Occurrence], dailyCounts: DailyCounts) {
         self.ref = ref
@@ -71,6 +73,10 @@ struct JobWork {
     mutating func nextStep() {
         at.stage = .start
         at.inboundPartial = false
+        if only != nil {
+            at.occurrence = due.count
+            return
+        }
         at.step += 1
         if at.step >= job.steps.count {
             at.step = 0

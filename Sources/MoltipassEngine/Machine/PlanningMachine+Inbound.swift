@@ -53,7 +53,9 @@ extension PlanningMachine {
                         failure.outcome,
                         failure.reason, failure.until)))
             if failure.retry, !(error is ReadDeferred) { actions.append(.transientFailure) }
-            work.planned.retryWanted = work.planned.retryWanted || failure.retry
+            if failure.retry {
+                deferStep(&work, what: "read \(query.messages ? "direct messages" : "replies")", failure)
+            }
             work.nextStep()
             return nil
         }

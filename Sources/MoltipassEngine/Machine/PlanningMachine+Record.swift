@@ -12,7 +12,8 @@ extension PlanningMachine {
         var job: String
         var intents: [JournalIntent]
         var positions: [String: QueuePosition]
-        var cursor: Date
+        /// Nil for a deferred step planned again: the job's cursor is where it was.
+        var cursor: Date?
     }
 
     /// What one planning transaction records: every job's commit, and the `max_per_day` counts
@@ -21,6 +22,8 @@ extension PlanningMachine {
         var commits: [JobCommit]
         var dailyCounts: Data?
         var queueLedger: Data?
+        /// The deferred steps as the pass leaves them, when they changed.
+        var deferredSteps: Data? = nil
     }
 
     /// Records what a step expanded to: report lines, the duplicate guard, `max_per_day`, intents.

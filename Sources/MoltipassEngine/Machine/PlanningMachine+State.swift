@@ -20,10 +20,22 @@ extension PlanningMachine {
         private var dailyCounts: Decoded<DailyCounts>
         private var ledger: Decoded<QueueLedger>
         var queueLedgerChanged = false
+        private var deferred: Decoded<DeferredSteps>
+        var deferredChanged = false
 
-        init(storedDaily: Data?, storedLedger: Data?) {
+        init(storedDaily: Data?, storedLedger: Data?, storedDeferred: Data? = nil) {
             dailyCounts = Decoded(stored: storedDaily)
             ledger = Decoded(stored: storedLedger)
+            deferred = Decoded(stored: storedDeferred)
+        }
+
+        /// The steps whose reads were deferred (`DeferredSteps`), as this pass leaves them.
+        var deferredSteps: DeferredSteps {
+            mutating get { deferred.value }
+            set {
+                deferred.value = newValue
+                deferredChanged = true
+            }
         }
 
         var daily: DailyCounts {

@@ -38,6 +38,9 @@ struct PlanningMachine {
 
     /// Where the loop stands: the job, its occurrence and step, and the step's stage.
     private struct Progress {
+        /// The deferred steps looked at so far (they come before the jobs).
+        var retriesStarted = false
+        var retries: [DeferredStep] = []
         var jobIndex = 0
         var work: JobWork?
         var commits: [JobCommit] = []
@@ -54,7 +57,9 @@ struct PlanningMachine {
         self.environment = environment
         self.maxGap = maxGap
         known = Known(identity: snapshot.identity, identityKnown: snapshot.identityKnown, facts: snapshot.facts)
-        counts = Counts(storedDaily: snapshot.dailyCounts, storedLedger: snapshot.queueLedger)
+        counts = Counts(
+            storedDaily: snapshot.dailyCounts, storedLedger: snapshot.queueLedger,
+            storedDeferred: snapshot.deferredSteps)
         legacyQueuePositions = snapshot.legacyQueuePositions
     }
 
@@ -80,7 +85,14 @@ struct PlanningMachine {
     /// job (the last action is `.journal`, or nothing when nothing was planned).
     mutating func advance() -> [Action] {
         var actions: [Action] = []
+        if !progress.retriesStarted {
+            progress.retriesStarted = true
+            progress.retries = dueRetries(into: &actions)
+        }
         while !progress.finished {
+            if progress.work == nil, !progress.retries.isEmpty {
+                progress.work = retryWork(progress.retries.removeFirst())
+            }
             if progress.work == nil {
                 guard progress.jobIndex < jobs.count else {
                     progress.finished = true
@@ -93,7 +105,7 @@ struct PlanningMachine {
             if work.isDone {
                 if let commit = finishJob(&work) { progress.commits.append(commit) }
                 progress.work = nil
-                progress.jobIndex += 1
+                if work.only == nil { progress.jobIndex += 1 }
                 continue
             }
             let request = step(&work, into: &actions)
@@ -173,9 +185,13 @@ struct PlanningMachine {
     /// The job's commit, or nil when it is to be planned again next pass (a read the limiter
     /// deferred, a failed read, with nothing planned).
     private mutating func finishJob(_ work: inout JobWork) -> JobCommit? {
-        // The cursor stays: planned again next pass.
-        if work.planned.retryWanted, work.planned.intents.isEmpty { return nil }
         if work.planned.withheld { return nil }
+        // A step whose read was deferred is kept in the state and planned again on its own
+        // (`DeferredSteps`): the job's cursor moves on with what was planned.
+        if let only = work.only, !work.planned.deferred.contains(where: { $0.identity == only.identity }) {
+            counts.deferredSteps.remove(only.identity)
+        }
+        for step in work.planned.deferred { counts.deferredSteps.keep(step) }
         // The counts this job planned count for the next job of the pass at once; they are
         // stored with the intents.
         if !work.planned.intents.isEmpty { counts.daily = work.planned.dailyCounts }
@@ -189,15 +205,83 @@ struct PlanningMachine {
         return JobCommit(
             recipe: work.recipe.identity, job: work.job.id.value, intents: work.planned.intents,
             positions: work.planned.positions,
-            cursor: work.result.cursor)
+            cursor: work.only == nil ? work.result.cursor : nil)
     }
 
     private mutating func finish() -> Journal? {
         let commits = progress.commits
-        guard !commits.isEmpty else { return nil }
+        guard !commits.isEmpty || counts.deferredChanged else { return nil }
         return Journal(
             commits: commits, dailyCounts: commits.contains { !$0.intents.isEmpty } ? counts.daily.stored : nil,
-            queueLedger: counts.queueLedgerChanged ? counts.queueLedger.stored : nil)
+            queueLedger: counts.queueLedgerChanged ? counts.queueLedger.stored : nil,
+            deferredSteps: counts.deferredChanged ? counts.deferredSteps.stored : nil)
+    }
+
+    // MARK: Deferred steps
+
+    /// The deferred steps to plan again now; those not yet allowed say so (a deferred line each,
+    /// and the pass is due again then), those whose job is gone or whose time is over leave with
+    /// a line that says why.
+    private mutating func dueRetries(into actions: inout [Action]) -> [DeferredStep] {
+        var due: [DeferredStep] = []
+        for step in counts.deferredSteps.items {
+            let ref = jobs.first { $0.ref.recipe.identity == step.recipe && $0.ref.job.id.value == step.job }?.ref
+            let what = "\(step.what) (occurrence \(MoltbookDateText.iso(step.nominal)))"
+            guard let ref, step.step < ref.job.steps.count else {
+                // A recipe not given to this run is not this run's to judge: left as it is.
+                if jobs.allSatisfy({ $0.ref.recipe.identity != step.recipe }) { continue }
+                counts.deferredSteps.remove(step.identity)
+                actions.append(.line(orphanLine(step, what)))
+                continue
+            }
+            if now >= step.expiresAt {
+                counts.deferredSteps.remove(step.identity)
+                actions.append(
+                    .line(
+                        line(
+                            ref.recipe, ref.job, what, .skipped,
+                            "expired \(MoltbookDateText.iso(step.expiresAt)) unread (it waited: \(step.reason))")))
+                continue
+            }
+            if let retryAt = step.retryAt, retryAt > now {
+                actions.append(.line(line(ref.recipe, ref.job, what, .deferred, step.reason, retryAt)))
+                actions.append(.due(retryAt))
+                continue
+            }
+            due.append(step)
+        }
+        return due
+    }
+
+    /// The line of a deferred step whose job no recipe of the agent has any more.
+    private func orphanLine(_ step: DeferredStep, _ what: String) -> RunReport.Item {
+        RunReport.Item(
+            agent: agent, recipe: step.recipe, job: step.job, action: what, outcome: .skipped,
+            reason: "orphaned: job \(step.recipe)/\(step.job) is in none of the recipes given; not read")
+    }
+
+    /// The work of planning `step` again: its occurrence, from that step, and no further.
+    private mutating func retryWork(_ step: DeferredStep) -> JobWork? {
+        guard
+            let ref = jobs.first(where: { $0.ref.recipe.identity == step.recipe && $0.ref.job.id.value == step.job })?
+                .ref
+        else { return nil }
+        let result = OccurrencePlanner.Result(due: [step.occurrence], skipped: [], cursor: step.fire)
+        var work = JobWork(ref: ref, result: result, due: [step.occurrence], dailyCounts: counts.daily)
+        work.at.step = step.step
+        work.only = step
+        return work
+    }
+
+    /// Keeps the step `work` is at, whose read was deferred (`failure`), to be planned again.
+    func deferStep(_ work: inout JobWork, what: String, _ failure: SelectionFailure) {
+        let occurrence = work.due[work.at.occurrence]
+        work.planned.deferred.append(
+            DeferredStep(
+                recipe: work.recipe.identity, job: work.job.id.value, nominal: occurrence.nominal,
+                fire: occurrence.fire, step: work.at.step, what: what, reason: failure.reason,
+                retryAt: failure.until, since: now,
+                expiresAt: PendingWrites.expiry(of: occurrence.nominal, job: work.job, seed: work.recipe.seed)))
     }
 
     // MARK: Steps
@@ -275,7 +359,7 @@ struct PlanningMachine {
                             work.recipe, work.job, "select targets", failure.outcome, failure.reason,
                             failure.until)))
                 if failure.retry, !(error is ReadDeferred) { actions.append(.transientFailure) }
-                work.planned.retryWanted = work.planned.retryWanted || failure.retry
+                if failure.retry { deferStep(&work, what: "select targets", failure) }
                 work.nextStep()
                 return nil
             }
