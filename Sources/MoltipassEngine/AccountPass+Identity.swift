@@ -15,6 +15,11 @@ extension AccountPass {
         if access.clientError != nil || access.authBroken != nil { return nil }
         do {
             let made = try await runner.makeClient(agent, recipes.first?.baseURL?.value).with(gate: requestGate())
+            if let conflict = serverConflict(made.baseURL) {
+                access.authBroken = conflict
+                logger.error("state conflict", metadata: ["agent": "\(agent)", "why": "\(conflict)"])
+                return nil
+            }
             access.client = made
             // An agent last seen unclaimed is read again (one read per pass until it is claimed),
             // so a claim made since shows at once in the run and in `status --health`.
@@ -30,6 +35,25 @@ extension AccountPass {
             access.clientError = "\(error)"
         }
         return nil
+    }
+
+    /// The state knows an agent by its keychain entry name, and an agent is its server and its
+    /// name (issue 33, observation 10): the server the state first saw this name on is recorded
+    /// (`AccountInfo.server`), and a recipe that points the same name at another server, with
+    /// the same state, is refused before any request, with what to do, instead of being treated
+    /// as the same agent (its posts skipped as duplicates of the other's, its subscriptions taken
+    /// as done). Nil when the server is this agent's (or the first one seen, now recorded).
+    func serverConflict(_ baseURL: URL) -> String? {
+        guard runner.configuration.checksServer else { return nil }
+        let server = AccountInfo.serverIdentity(baseURL)
+        guard let recorded = info.server else {
+            info.server = server
+            return nil
+        }
+        guard recorded != server else { return nil }
+        return "this state holds the agent '\(agent)' of \(recorded), and this recipe points '\(agent)' at \(server): "
+            + "one state keeps one agent per keychain entry name; give this recipe a state of its own (--state) "
+            + "or its agent another entry name; nothing was sent"
     }
 
     /// One `GET /agents/me`: the agent's name, id and age. A refused key (401 on this read of
@@ -89,6 +113,23 @@ package struct AccountInfo: Codable, Equatable {
     /// whose challenge failed is looked for too, and sent again when it is not there. Nil: not
     /// learned (moltbook.com keeps unverified content, hidden: never sent again).
     package var keepsUnverified: Bool?
+    /// The server the state first saw this agent on (`serverIdentity`); nil in older state files
+    /// until the next pass records it.
+    package var server: String?
+
+    /// A server as the state records it: the API base URL without a trailing slash, scheme and
+    /// host in lowercase.
+    static func serverIdentity(_ url: URL) -> String {
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        if let scheme = url.scheme, let host = url.host {
+            let prefix = "\(scheme)://\(host)"
+            if text.lowercased().hasPrefix(prefix.lowercased()) {
+                text = prefix.lowercased() + text.dropFirst(prefix.count)
+            }
+        }
+        return text
+    }
 
     init(createdAt: Date?, name: String? = nil, id: String? = nil, claimed: Bool? = nil) {
         self.createdAt = createdAt
@@ -108,6 +149,7 @@ package struct AccountInfo: Codable, Equatable {
         id = fields["id"]?.string
         claimed = fields["claimed"]?.bool
         keepsUnverified = fields["keepsUnverified"]?.bool
+        server = fields["server"]?.string
     }
 
     var stored: Data {
@@ -117,6 +159,7 @@ package struct AccountInfo: Codable, Equatable {
         if let id { fields["id"] = .string(id) }
         if let claimed { fields["claimed"] = .bool(claimed) }
         if let keepsUnverified { fields["keepsUnverified"] = .bool(keepsUnverified) }
+        if let server { fields["server"] = .string(server) }
         return JSONValue.object(fields).encoded()
     }
 }

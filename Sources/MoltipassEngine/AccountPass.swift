@@ -90,6 +90,18 @@ final class AccountPass {
             return
         }
         applyStored(limiter: stored.limiter, account: stored.account)
+        // Another server's agent under this name in this state (issue 33, observation 10):
+        // refused before anything is planned (the cursors and facts are that agent's).
+        if let declared = recipes.first?.baseURL?.value, let url = URL(string: declared),
+            let conflict = serverConflict(url)
+        {
+            report.authBroken[agent] = conflict
+            logger.error("state conflict", metadata: ["agent": "\(agent)", "why": "\(conflict)"])
+            if runner.configuration.releaseLeases {
+                _ = try? await store.releaseLease(account: agent, holder: runner.configuration.holder)
+            }
+            return
+        }
         var allPauses = stored.pauses
         if let refused = allPauses.first(where: { $0.kind == .keyRefused && $0.isActive(at: now) }),
             await keyReplaced(since: refused)

@@ -71,6 +71,10 @@ public final class Runner: Sendable {
 
         /// Measures the machine's share of each pass (benchmarks only; `PassCostMeter`).
         public var meter: PassCostMeter?
+        /// Whether each agent's server is recorded and a recipe pointing its name at another
+        /// server is refused (`AccountPass.serverConflict`); off for `plan`, whose simulated
+        /// server stands in for the real one.
+        public var checksServer = true
 
         public init(holder: String) { self.holder = holder }
 

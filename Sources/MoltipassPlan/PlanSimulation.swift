@@ -66,6 +66,7 @@ public struct PlanSimulation: Sendable {
         var next: [String: Date] = [:]
         for agent in agents {
             var configuration = Runner.Configuration(holder: "plan")
+            configuration.checksServer = false
             configuration.environment = environment
             configuration.meter = meter
             configuration.generator = generator
