@@ -31,9 +31,9 @@ struct StatusInboxTests {
             """.write(to: recipe, atomically: true, encoding: .utf8)
             recipes.append(recipe.path)
         }
-        // A real state file, made by the binary (resume opens and migrates it).
-        let made = try await home.run(["resume", "quiet_bot", "--state", state])
-        #expect(made.status == 0, "resume: \(made.stderr)")
+        // A real state file, made by the binary (pause opens and migrates it; --new: the agent has not run).
+        let made = try await home.run(["pause", "state_maker", "--new", "--for", "1m", "--state", state])
+        #expect(made.status == 0, "pause: \(made.stderr)")
         let available = #"""
             {"as_of":"2026-12-01T09:58:00.000000+00:00","unread_notifications":1,"posts_with_activity":2,
              "unread_messages":3,"dm":{"state":"available"},

@@ -38,6 +38,8 @@ struct TimeGuardTests {
         let home = try KeysHome()
         defer { home.remove() }
         let state = home.path + "/state.sqlite"
+        let paused = try await home.run(["pause", "quiet_bot", "--new", "--state", state])
+        #expect(paused.status == 0, "\(paused.stderr)")
         let onTheWallClock = try await home.run(["resume", "quiet_bot", "--state", state])
         #expect(onTheWallClock.status == 0, "\(onTheWallClock.stderr)")
 

@@ -33,6 +33,17 @@ public struct AgentControl: Sendable {
         public var kept: [String: String] = [:]
     }
 
+    /// Nil when the state knows `agent` (any row of it); else the refusal, in words, naming the
+    /// agents it knows (issue 34, observation 8: a typo in an incident paused nothing and said it
+    /// did, exit 0).
+    public func unknownAgent(_ agent: String) async throws -> String? {
+        let known = try await store.read { try await $0.knownAccounts() }
+        guard !known.contains(agent) else { return nil }
+        let list =
+            known.isEmpty ? "none yet" : known.prefix(10).joined(separator: ", ") + (known.count > 10 ? ", …" : "")
+        return "the state knows no agent '\(agent)' (it knows: \(list))"
+    }
+
     /// Stops `agent`'s writes until `until` (nil: until resumed), as a `manual` pause: `status`
     /// shows it, `status --health` does not fail on it, `run --once` exits 0 for it (6 with
     /// `--detailed-exitcode`): the operator asked for it.

@@ -22,6 +22,9 @@ struct Pause: AsyncParsableCommand {
     @Option(help: "Why, shown by status.")
     var reason = "paused by an operator"
 
+    @Flag(help: "Pause an agent the state has not seen yet (before its first run).")
+    var new = false
+
     @Option(help: "The state database (default: $MOLTIPASS_STATE, else $XDG_STATE_HOME/moltipass/state.sqlite).")
     var state: String?
 
@@ -42,6 +45,12 @@ struct Pause: AsyncParsableCommand {
             let control = try await openState(state)
             let instant = try NowOption.resolve(now)
             let until = duration.flatMap(AgentControl.duration).map { instant.addingTimeInterval($0) }
+            if !new, let unknown = try await control.unknownAgent(agent) {
+                printError(
+                    "moltipass: \(unknown): nothing paused; check the name, or add --new to pause it before its first run"
+                )
+                return .failure
+            }
             try await control.pause(agent, until: until, reason: reason, at: instant)
             let untilText = until.map { ISO8601DateFormatter().string(from: $0) }
             if json {
@@ -79,6 +88,10 @@ struct Resume: AsyncParsableCommand {
         try await reportingFailures {
             let control = try await openState(state)
             let instant = try NowOption.resolve(now)
+            if let unknown = try await control.unknownAgent(agent) {
+                printError("moltipass: \(unknown): nothing to resume; check the name")
+                return .failure
+            }
             let resumed = try await control.resume(agent, at: instant)
             if json {
                 let encoder = JSONEncoder()
