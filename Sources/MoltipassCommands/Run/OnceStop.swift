@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Generation
+import Synchronization
 
 /// `run --once` told to stop (SIGTERM from a cron timeout or `timeout(1)`, SIGINT): the generator
 /// programs it started lead process groups of their own, so the signal does not reach them and
@@ -28,10 +29,23 @@ public final class OnceStop: Sendable {
         return OnceStop(sources)
     }
 
+    /// The status a stop asked for (0: none), set before the programs are killed.
+    private static let requested = Atomic<Int32>(0)
+
     /// Kills the programs' groups and leaves at once with `_exit`: the pass, which sees its
-    /// program die, must not get to finish and exit with its own status first.
+    /// program die, must not get to finish and exit with its own status first. The status is
+    /// recorded before the kill, so a pass that saw its program die and ended before this
+    /// thread reached `_exit` leaves with it too (`exitIfStopped`): on a loaded machine the run
+    /// once exited 17, "generator failed", instead of 143 (CI of 2026-12-02).
     static func stop(exitingWith status: Int32) {
+        requested.store(status, ordering: .sequentiallyConsistent)
         for group in RunningGenerators.groups { kill(-group, SIGKILL) }
         _exit(status)
+    }
+
+    /// Leaves with the stop's status when a stop was asked for; returns otherwise.
+    public static func exitIfStopped() {
+        let status = requested.load(ordering: .sequentiallyConsistent)
+        if status != 0 { _exit(status) }
     }
 }

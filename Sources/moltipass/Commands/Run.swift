@@ -159,6 +159,7 @@ struct Run: AsyncParsableCommand {
                 let started = session.clock()
                 let report = await session.runOnce(
                     maxWait: DurationOption.seconds(maxWait, allowZero: true) ?? 0, environment: environment)
+                OnceStop.exitIfStopped()
                 var reportLogger = ReportLogger(logger: logger, store: session.store, repeatDeferrals: true)
                 await reportLogger.log(report, since: started)
                 let output = RunOnceOutput(report: report, detailed: detailedExitcode)
@@ -181,6 +182,7 @@ struct Run: AsyncParsableCommand {
                     skipped.isEmpty || report.exitStatus(detailed: false) != .ok ? output.exitStatus : .invalidRecipe
                 let written = await writeMetricsTextfile(session, status: status)
                 await StateTarget.close(session.store)
+                OnceStop.exitIfStopped()
                 return written
             }
             var daemon = Daemon(
