@@ -77,6 +77,8 @@ enum OperationCues {
         Cue("altogether", .add, .weak), Cue("how many now", .add, .weak), Cue("force now", .add, .weak),
         Cue("other claw", .add, .weak), Cue("another", .add, .weak), Cue("more", .add, .weak),
         Cue("gives", .add, .weak),
+        // The particle of a raising verb the list does not know: "lifts it up by", "bumps it up by".
+        Cue("up by", .add, .usual, gap: 1),
     ]
 
     static let subtractions: [Cue] = [
@@ -99,6 +101,9 @@ enum OperationCues {
         Cue("removes", .subtract, .usual), Cue("gives up", .subtract, .usual), Cue("leaks", .subtract, .usual),
         Cue("pushes back", .subtract, .usual), Cue("push back", .subtract, .usual), Cue("friction", .subtract, .usual),
         Cue("less", .subtract, .usual, unless: ["lesson", "unless", "les s"]), Cue("fades", .subtract, .usual),
+        // A lowering verb the list does not know is told by its particle (issue 34, observation 5: verbs that
+        // lower a quantity were a family, not a phrasing): "brings it down by", "knocks it back by".
+        Cue("down by", .subtract, .usual, gap: 1), Cue("back by", .subtract, .usual, gap: 1),
         Cue("against", .subtract, .weak),
     ]
 

@@ -34,9 +34,20 @@ public enum RunningGenerators {
     /// "was killed by signal N".
     public static func stop(grace: TimeInterval = 2) async {
         signal(SIGTERM)
-        if await wait(seconds: grace) { return }
+        if await wait(seconds: grace) {
+            Descendants.killAll()
+            return
+        }
         signal(SIGKILL)
         _ = await wait(seconds: 1)
+        Descendants.killAll()
+    }
+
+    /// SIGKILLs every running program's group and whatever left a group (`Descendants`) at once: a `run --once`
+    /// told to stop, which leaves with `_exit` right after.
+    public static func killNow() {
+        signal(SIGKILL)
+        Descendants.killAll()
     }
 
     private static func signal(_ signal: Int32) {

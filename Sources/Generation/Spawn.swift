@@ -13,7 +13,8 @@ import Foundation
 /// open, the likelier). It also cannot put the child in a process group of its own, so a timeout could kill the
 /// program but not its children, and it reads pipes on threads of its own with no byte limit.
 ///
-/// Here: the child gets exactly the environment given; every descriptor other than its stdin, stdout and stderr is
+/// Here: the child gets exactly the environment given (and, leading a group, `SPAWNED_BY_MOLTIPASS`: `Descendants`);
+/// every descriptor other than its stdin, stdout and stderr is
 /// closed in it (`addclosefrom_np`; the pipes are close-on-exec anyway); the signals a parent commonly ignores or
 /// blocks (SIGPIPE, SIGCHLD …) are back at their defaults with an empty mask; optionally it leads a new process
 /// group, so `kill(-pid, …)` reaches its descendants. A program that is "text file busy" for an instant (written a
@@ -106,6 +107,10 @@ package enum Spawn {
             if case .pipe = stdio { return .descriptor(childEnds[index]) }
             return stdio
         }
+        // A child that leads its own group carries a tag its descendants inherit, so that those that leave the
+        // group (`setsid`) are found too (`Descendants`).
+        let tag = options.newProcessGroup ? Descendants.newTag() : nil
+        let environment = environment + (tag.map { ["\(Descendants.variable)=\($0)"] } ?? [])
         var pid = pid_t()
         var code = spawnOnce(&pid, path: path, arguments: arguments, environment: environment, stdio: stdio, options)
         var attempt = 0
@@ -121,7 +126,7 @@ package enum Spawn {
             throw SpawnError(code: code, program: path, directory: options.directory)
         }
         return SpawnedProcess(
-            pid: pid, leadsGroup: options.newProcessGroup, stdin: parentEnds[0], stdout: parentEnds[1],
+            pid: pid, leadsGroup: options.newProcessGroup, tag: tag, stdin: parentEnds[0], stdout: parentEnds[1],
             stderr: parentEnds[2])
     }
 

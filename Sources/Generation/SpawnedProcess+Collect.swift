@@ -129,6 +129,8 @@ struct CollectLoop {
             }
         }
         for fd in [stdin, stdout, stderr].compactMap({ $0 }) { close(fd) }
+        // What left the group (a `setsid` grandchild) goes too, once the program has exited or been killed.
+        if limits.killGroupOnExit || timedOut || killed, let tag = process.tag { Descendants.kill(tag: tag) }
         return Spawn.Completed(
             termination: process.wait(), output: output, errors: errors, timedOut: timedOut,
             outputExceeded: outputExceeded)

@@ -14,6 +14,8 @@ package final class SpawnedProcess: @unchecked Sendable {
     package let pid: pid_t
     /// Whether the child leads a process group of its own.
     package let leadsGroup: Bool
+    /// The `Descendants` tag of a group leader: what its descendants carry wherever they move.
+    package let tag: String?
     /// The write end of the child's stdin, if it is a pipe.
     package let stdin: Int32?
     /// The read end of the child's stdout, if it is a pipe.
@@ -24,9 +26,10 @@ package final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var reaped: Spawn.Termination?
 
-    init(pid: pid_t, leadsGroup: Bool, stdin: Int32?, stdout: Int32?, stderr: Int32?) {
+    init(pid: pid_t, leadsGroup: Bool, tag: String? = nil, stdin: Int32?, stdout: Int32?, stderr: Int32?) {
         self.pid = pid
         self.leadsGroup = leadsGroup
+        self.tag = tag
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr

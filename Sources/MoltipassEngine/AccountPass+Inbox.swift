@@ -147,10 +147,20 @@ extension AccountPass {
         }
         for note in unread where Self.answerable(note.type) {
             guard let postID = note.postID, seen.insert(postID).inserted else { continue }
-            posts.append((postID, nil, note.type == .postComment, nil))
+            posts.append((postID, note.postTitle, note.type == .postComment, nil))
         }
         var items: [Inbound] = []
-        for post in posts.prefix(Self.inboxPostsPerPass) {
+        for var post in posts.prefix(Self.inboxPostsPerPass) {
+            var postAuthor: String?
+            if post.title == nil {
+                // Found through a notification that does not carry the post's title (issue 34, observation 8:
+                // a reply's `{{ post.title }}` rendered empty): the post is read once. One that is gone (404)
+                // has nothing left to answer.
+                guard let read = try await inboxRead({ try await $0.post(id: post.id) })?.post else { continue }
+                post.title = read.title
+                post.submolt = post.submolt ?? read.submolt?.name
+                postAuthor = read.author?.name
+            }
             guard let comments = try await inboxRead({ try await $0.comments(postID: post.id, sort: .new, limit: 100) })
             else { continue }
             let mentioned = Set(unread.filter { $0.type == .mention && $0.postID == post.id }.compactMap(\.commentID))
@@ -159,7 +169,7 @@ extension AccountPass {
             ).map { item in
                 var item = item
                 item.postSubmolt = post.submolt
-                item.postAuthor = post.mine ? identity.name : nil
+                item.postAuthor = post.mine ? identity.name : postAuthor
                 return item
             }
             items += found

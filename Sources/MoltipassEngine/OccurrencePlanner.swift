@@ -40,8 +40,8 @@ public enum OccurrencePlanner {
     /// - Parameters:
     ///   - cursor: the last instant examined for this job; nil on the first run, which looks
     ///     back one day (or the run-once window, if longer) and lets the missed-run policy decide
-    ///     about what it finds: `skip` replays nothing, `catch_up: 1` runs a one-shot `at:` that
-    ///     passed shortly before the recipe was installed.
+    ///     about what it finds: `skip` and `catch_up` replay nothing (before the state existed nothing
+    ///     was missed), `run_once_within` runs the latest occurrence if it is that recent.
     ///   - lastTick: the runner's previous tick for this job's account, if any.
     ///   - seed: the recipe's jitter seed (stable across runs, so a restart does not re-roll).
     public static func plan(
@@ -56,6 +56,14 @@ public enum OccurrencePlanner {
                 maxGap: maxGap, tolerance: tolerance)
             // What predates the recipe was not "missed": nothing to report.
             first.skipped = []
+            // Nor is it caught up (issue 34, observation 8: the first run ever posted the 07:00 item at
+            // 10:00): `catch_up` replays what the runner missed while it was down, and before the state
+            // existed there was no runner. Only what is on time runs. `run_once_within` keeps its window:
+            // it names how late an occurrence may still run, and the first run honours that.
+            if case .catchUp = trigger.missed {
+                let cutoff = now.addingTimeInterval(-TimeInterval(tolerance))
+                first.due = first.due.filter { $0.fire >= cutoff }
+            }
             return first
         }
         // The cursor never moves back (issue 34). A clock that stepped back (an NTP correction, a VM

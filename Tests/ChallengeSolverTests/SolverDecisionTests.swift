@@ -76,6 +76,45 @@ struct SolverDecisionTests {
         #expect(Self.answer(text) == expected)
     }
 
+    /// Issue 34, observation 5: a verb that lowers a quantity is a family, not a phrasing. A verb the cue list does
+    /// not know is told by its particle ("brings it down by", "knocks it back by"; "lifts it up by" raises), and a
+    /// lowering verb with no particle it knows is declined, never read as an addition.
+    @Test(arguments: [
+        (
+            "A] lObStEr SwImS aT tWeNtY fIvE mEtErS pEr SeCoNd, ThE cUrReNt BrInGs It DoWn By NiNe, WhAt Is ItS nEw SpEeD?",
+            "16.00"
+        ),
+        (
+            "A] lObStEr SwImS aT fOrTy MeTeRs PeR sEcOnD aNd A hEaDwInD kNoCkS iT bAcK bY eLeVeN, wHaT iS iTs SpEeD nOw?",
+            "29.00"
+        ),
+        ("A] lObStEr'S sPeEd Is FiFtY aNd A hEaVy ShElL wEiGhS iT dOwN bY sIx, WhAt Is ItS sPeEd NoW?", "44.00"),
+        ("A] lObStEr'S sPeEd Is FiFtY aNd A wArM cUrReNt LiFtS iT uP bY sIx, WhAt Is ItS sPeEd NoW?", "56.00"),
+        (
+            "A] LoBsTeR sWiMs At ThIrTy TwO mEtErS pEr SeCoNd AnD a CuRrEnT sLoWs It By SeVeN, wHaT iS iTs SpEeD nOw?",
+            "25.00"
+        ),
+        (
+            "A] lObStEr ClAw ExErTs ThIrTy ~ fO uR NeWtOnS aNd ThE oThEr ClAw ExErTs TwElVe, WhAt Is ThE tOtAl FoRcE?",
+            "46.00"
+        ),
+        (
+            "A] lObStEr ClAw ExErTs FoRtY sE vEn NeWtOnS aNd ThE oThEr ClAw ExErTs TwElVe, WhAt Is ThE tOtAl FoRcE?",
+            "59.00"
+        ),
+    ])
+    func loweringAndRaisingParticles(_ text: String, _ expected: String) {
+        #expect(Self.answer(text) == expected)
+    }
+
+    @Test(arguments: [
+        "A] lObStEr'S sPeEd Is FiFtY aNd A cOlD cUrReNt ChIlLs It By SiX, wHaT iS iTs SpEeD nOw?",
+        "A] lObStEr'S sPeEd Is FiFtY aNd ItS wEaRiNeSs TrImS iT bY sIx, WhAt Is ItS sPeEd NoW?",
+    ])
+    func anUnknownVerbWithoutParticleIsDeclined(_ text: String) {
+        #expect(ChallengeSolver().solve(text).isDeclined)
+    }
+
     /// Operator symbols: standing tightly between the numbers they are the operator (also wrapped in noise, "+~",
     /// "]*["); between clauses they are noise.
     @Test(arguments: [

@@ -100,6 +100,22 @@ struct OccurrencePlannerTests {
         #expect(result.skipped.count == 3)
     }
 
+    /// Issue 34, observation 8: `catch_up: 3` on the first run ever fired the 07:00 occurrence at 10:00. Before the
+    /// state existed nothing was missed: the first run catches nothing up and runs only what is on time; the same
+    /// cursor's later downtime is caught up as before.
+    @Test func catchUpReplaysNothingFromBeforeTheState() throws {
+        let hourly = try trigger("0 * * * *", missed: .catchUp(max: 3))
+        let late = OccurrencePlanner.plan(trigger: hourly, seed: "s", cursor: nil, lastTick: nil, now: hours(10) + 600)
+        #expect(late.due.isEmpty)
+        #expect(late.skipped.isEmpty)
+        #expect(late.cursor == hours(10) + 600)
+        let onTime = OccurrencePlanner.plan(trigger: hourly, seed: "s", cursor: nil, lastTick: nil, now: hours(10) + 30)
+        #expect(onTime.due.map(\.nominal) == [hours(10)])
+        let afterDowntime = OccurrencePlanner.plan(
+            trigger: hourly, seed: "s", cursor: late.cursor, lastTick: late.cursor, now: hours(15.5))
+        #expect(afterDowntime.due.map(\.nominal) == [hours(13), hours(14), hours(15)])
+    }
+
     /// Jitter is deterministic per occurrence: the same seed gives the same fire time on every
     /// run, and an occurrence is due only once its fire time has passed.
     @Test func jitterIsStable() throws {

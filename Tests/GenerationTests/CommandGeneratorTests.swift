@@ -146,6 +146,9 @@ struct CommandGeneratorTests {
         }
         // PWD is the shell's own (sh exports it).
         variables["PWD"] = nil
+        // The one variable Moltipass adds: the tag that finds the program's descendants (`Descendants`).
+        let tag = variables.removeValue(forKey: "SPAWNED_BY_MOLTIPASS")
+        #expect(tag?.hasPrefix(String(getpid()) + ".") == true, "\(String(describing: tag))")
         #expect(
             variables == [
                 "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/home/agent", "STYLE": "short",

@@ -42,12 +42,12 @@ struct SpawnTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let result = try await Self.shell(
-            "pwd; env | sort | grep -v '^PWD=\\|^SHLVL=\\|^_='; cat", directory: directory.path,
-            input: Data("from stdin\n".utf8))
+            "pwd; env | sort | grep -v '^PWD=\\|^SHLVL=\\|^_=\\|^SPAWNED_BY_MOLTIPASS='; cat; echo \"tag $SPAWNED_BY_MOLTIPASS\"",
+            directory: directory.path, input: Data("from stdin\n".utf8))
         let real = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
-        #expect(
-            String(decoding: result.output, as: UTF8.self)
-                == "\(real)\nLANG=C.UTF-8\nPATH=/usr/bin:/bin\nfrom stdin\n")
+        // Beside what was given, only the tag that finds its descendants (`Descendants`): this process's pid first.
+        let expected = "\(real)\nLANG=C.UTF-8\nPATH=/usr/bin:/bin\nfrom stdin\ntag " + String(getpid()) + "."
+        #expect(String(decoding: result.output, as: UTF8.self).hasPrefix(expected))
     }
 
     /// A directory that does not exist: the start fails in words that name it.
@@ -127,6 +127,36 @@ struct SpawnTests {
         let sharing = try Spawn.start(
             path: "/bin/true", arguments: ["true"], environment: Self.environment, Spawn.Options())
         #expect(try await offloaded { sharing.wait() } == .exited(0))
+    }
+
+    /// Issue 34, observation 8: a program's `setsid` grandchild is in a session of its own, so the group's SIGKILL
+    /// missed it and it outlived the run. It carries the program's tag and goes with it, after an exit and after a
+    /// timeout alike.
+    @Test(arguments: [false, true]) func aSetsidGrandchildGoesWithTheProgram(timesOut: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pidFile = directory.path + "/grandchild.pid"
+        let script =
+            "setsid sh -c 'echo $$ > \(pidFile).tmp; mv \(pidFile).tmp \(pidFile); exec sleep 300' </dev/null >/dev/null 2>&1 &"
+            + " while [ ! -s \(pidFile) ]; do sleep 0.01; done; echo started" + (timesOut ? "; exec sleep 300" : "")
+        let result = try await offloaded {
+            try Spawn.run(
+                path: "/bin/sh", arguments: ["sh", "-c", script], environment: Self.environment, input: Data(),
+                Spawn.Limits(timeout: timesOut ? 1 : 20, killGrace: 0.5, maxOutput: 1 << 20, maxErrors: 4096))
+        }
+        #expect(String(decoding: result.output, as: UTF8.self) == "started\n")
+        #expect(result.timedOut == timesOut)
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        let grandchild = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // It left the program's group and session: only the tag could find it.
+        var gone = false
+        for _ in 0..<250 where !gone {
+            let stat = try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8)
+            gone = stat.map { $0.split(separator: ")").last?.split(separator: " ").first == "Z" } ?? true
+            if !gone { usleep(20_000) }
+        }
+        #expect(gone, "the setsid grandchild \(grandchild) still runs")
+        if !gone { kill(grandchild, SIGKILL) }
     }
 
     /// The test support's runner keeps both outputs whole well past the generators' 64 KiB.

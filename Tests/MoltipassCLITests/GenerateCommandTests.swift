@@ -3,6 +3,10 @@ import MoltbookAPI
 import MoltipassTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `moltipass generate RECIPE --step JOB/STEP [--target POST_ID]` through the real binary: a
 /// real generator program, the sandbox's OpenAI-compatible fake over loopback with a key file,
 /// a target post read from the sandbox, the state file's texts; never a Moltbook write, never
@@ -53,6 +57,45 @@ struct GenerateCommandTests {
         (report["checks"]?.array ?? []).reduce(into: [:]) { found, check in
             found[check["check"]?.string ?? "?"] = check["result"]?.string
         }
+    }
+
+    /// Issue 34, observation 8, through the binary: a generator's `setsid` grandchild outlived the run. It leaves
+    /// the program's process group and session, and still goes when the program has given its text.
+    @Test func aGeneratorsSetsidGrandchildDoesNotOutliveTheRun() async throws {
+        let home = try KeysHome()
+        defer { home.remove() }
+        let pidFile = home.directory.file("grandchild.pid").path
+        let program = home.directory.file("detaches.sh").path
+        try """
+        #!/bin/sh
+        cat >/dev/null
+        setsid sh -c 'echo $$ > \(pidFile).tmp; mv \(pidFile).tmp \(pidFile); exec sleep 300' </dev/null >/dev/null 2>&1 &
+        while [ ! -s \(pidFile) ]; do sleep 0.01; done
+        printf '{"title": "Harbor report", "content": "Calm water."}\\n'
+        """.write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let recipe = home.directory.file("detach.yaml").path
+        try """
+        agent: writer
+        time_zone: UTC
+        jobs:
+          - id: notes
+            schedule: { every: 1h }
+            steps:
+              - post: { submolt: general, generate: { command: [\(program)] } }
+        """.write(toFile: recipe, atomically: true, encoding: .utf8)
+        let result = try await home.run(["generate", recipe, "--step", "notes/1", "--now", RunFixture.iso(Self.t0)])
+        #expect(result.status == 0, "\(result.stderr)")
+        let grandchild = try #require(
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var alive = true
+        for _ in 0..<100 where alive {  // a SIGKILL sent is not yet a process gone
+            let stat = try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8)
+            alive = stat.map { $0.split(separator: ")").last?.split(separator: " ").first != "Z" } ?? false
+            if alive { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(!alive, "the generator's setsid grandchild \(grandchild) outlived moltipass generate")
+        if alive { kill(grandchild, SIGKILL) }
     }
 
     /// A command generator's post: the context the runner would give it, the text, every check

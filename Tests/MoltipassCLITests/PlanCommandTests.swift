@@ -152,7 +152,7 @@ struct PlanCommandTests {
           - id: hourly
             schedule:
               every: 1h
-              missed: { catch_up: 1 }
+              missed: { run_once_within: 1h }
             steps:
               - post: { submolt: general, title: "Agree {{ date: HH:mm }}", content: "Body" }
               - subscribe: [general, agents]

@@ -21,8 +21,7 @@ struct StatusCommandTests {
         #expect(registered.status == 0, "register: \(registered.stderr)")
         try await claimOnSandbox(sandbox, "status_bot")
         let recipe = home.directory.file("status.yaml")
-        // Occurrences half an hour off the run: a run within a minute after an occurrence would
-        // also catch up the one before it (two posts, the second waiting for the cooldown).
+        // An occurrence half an hour before the run, which the first run takes as within its window.
         let start = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-1_800))
         try """
         agent: status_bot
@@ -32,7 +31,7 @@ struct StatusCommandTests {
             schedule:
               every: 1h
               start: \(start)
-              missed: { catch_up: 1 }
+              missed: { run_once_within: 1h }
             steps:
               - post:
                   submolt: general

@@ -49,6 +49,35 @@ struct ValidateCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
+    /// A recipe of 10,000 jobs without anchors validates (issue 34, observation 8: it was refused as "an alias
+    /// bomb?"), and one whose aliases expand past the limit is still refused with its position.
+    @Test func tenThousandJobsAreNoBomb() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var text = "agent: big_fleet\njobs:\n"
+        for index in 0..<10_000 {  // 12 nodes a job, 120,000 in all; 0.6 MB
+            text += "  - { id: job-\(index), schedule: { every: 1h }, steps: [{ follow: someone }] }\n"
+        }
+        let big = directory.url.appendingPathComponent("big.yaml")
+        try Data(text.utf8).write(to: big)
+        let result = try await Self.moltipass(["validate", big.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "ok \(big.path)\n")
+
+        var bomb = "agent: bomb\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...6 {
+            bomb +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
+        }
+        let bombFile = directory.url.appendingPathComponent("bomb.yaml")
+        try Data(bomb.utf8).write(to: bombFile)
+        let refused = try await Self.moltipass(["validate", bombFile.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("\(bombFile.path):6:"), "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("alias bomb"))
+    }
+
     /// All examples at once: one `ok` line per file, in the order given.
     @Test func allExamplesAtOnce() async throws {
         let files = Self.exampleRecipes()

@@ -59,6 +59,17 @@ struct YAMLComposerTests {
         #expect(YAMLError.tooManyNodes(limit: 1, at: .start).message.contains("max nodes"))
     }
 
+    /// A large document without anchors is no bomb: 150,000 written nodes compose (issue 34, observation 8:
+    /// a 10,000-job recipe was refused as "an alias bomb?"); the limit counts only what aliases add.
+    @Test func largeDocumentWithoutAliases() throws {
+        let jobs = (0..<10_000).map { "- {id: j\($0), every: 1h, post: {submolt: s, title: t, body: b}}\n" }
+        var stats = YAMLComposer.Statistics()
+        let root = try #require(try YAMLComposer().compose(Array(jobs.joined().utf8), statistics: &stats))
+        #expect(root.sequence?.count == 10_000)
+        #expect(stats.expandedNodes > 100_000)
+        #expect(stats.aliasedNodes == 0)
+    }
+
     /// Alias references beyond the alias limit fail even when each is small.
     @Test func aliasCount() {
         let text = "a: &a x\nb: [" + Array(repeating: "*a", count: 101).joined(separator: ", ") + "]\n"

@@ -18,7 +18,7 @@ BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 HEADER = ("| item | date | commit | seed | command | result | time |\n"
           "|---|---|---|---|---|---|---|\n")
-ORDER = ["kill9", "overlap", "fault-storm", "fuzz", "keyfile", "secret-scan"]
+ORDER = ["kill9", "overlap", "fault-storm", "fuzz", "fuzz-json", "keyfile", "secret-scan"]
 
 
 def commit():

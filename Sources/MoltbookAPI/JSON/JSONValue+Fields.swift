@@ -1,5 +1,11 @@
+import Foundation
+
 /// Reading one field under any of its spellings, for the tolerant models.
 extension JSONValue {
+    /// A timestamp in either format Moltbook uses (see `MoltbookDate`). Here rather than beside the value itself,
+    /// so that `JSONValue`, `JSONParser` and `JSONWriter` stand alone (the parser's fuzzer builds just those).
+    public var date: Date? { string.flatMap(MoltbookDate.parse) }
+
     /// The value of the first of `keys` present and not null: one field's snake_case,
     /// camelCase and older spellings, in order of preference.
     func first(_ keys: String...) -> JSONValue? {

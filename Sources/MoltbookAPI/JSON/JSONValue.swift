@@ -105,9 +105,6 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// A timestamp in either format Moltbook uses (see `MoltbookDate`).
-    public var date: Date? { string.flatMap(MoltbookDate.parse) }
-
     /// Serialises back to compact JSON with sorted keys (`JSONWriter`).
     public func encoded() -> Data {
         var out: [UInt8] = []

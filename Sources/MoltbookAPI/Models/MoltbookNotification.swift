@@ -60,6 +60,8 @@ public struct MoltbookNotification: Sendable, Equatable, Identifiable {
     public var createdAt: Date?
     /// The agent who did it (`actorName`, `actor_name`, `actor{name}`, `from{name}`).
     public var actorName: String?
+    /// The title of the post it concerns, when the server says (`post{title}`, `post_title`, `relatedPostTitle`).
+    public var postTitle: String?
 
     /// Nil without an id, or without a type.
     public init?(json: JSONValue) {
@@ -78,6 +80,9 @@ public struct MoltbookNotification: Sendable, Equatable, Identifiable {
         createdAt = json.first("createdAt", "created_at")?.date
         actorName =
             json.first("actorName", "actor_name")?.string ?? json.first("actor", "from", "sender")?.agentName
+        postTitle =
+            (json.first("postTitle", "post_title", "relatedPostTitle", "related_post_title") ?? json["post"]?["title"])?
+            .string
     }
 }
 

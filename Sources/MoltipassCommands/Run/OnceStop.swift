@@ -39,7 +39,7 @@ public final class OnceStop: Sendable {
     /// once exited 17, "generator failed", instead of 143 (CI of 2026-12-02).
     static func stop(exitingWith status: Int32) {
         requested.store(status, ordering: .sequentiallyConsistent)
-        for group in RunningGenerators.groups { kill(-group, SIGKILL) }
+        RunningGenerators.killNow()
         _exit(status)
     }
 

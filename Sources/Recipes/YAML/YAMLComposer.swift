@@ -4,6 +4,8 @@ import CYAML
 ///
 /// Aliases are expanded by value (Swift arrays share storage, so this is cheap), and every expansion
 /// is charged its full node count against `maxNodes`: an alias bomb stops after a handful of events.
+/// Only what aliases add is charged: the nodes written out are bounded by `maxBytes`, and a large
+/// recipe without anchors (ten thousand jobs) is no bomb (issue 34, observation 8).
 public struct YAMLComposer: Sendable {
     /// The tags the composer accepts (YAML core schema).
     public enum Tags {
@@ -23,6 +25,8 @@ public struct YAMLComposer: Sendable {
         public var events = 0
         /// Nodes in the document with aliases expanded.
         public var expandedNodes = 0
+        /// The part of `expandedNodes` that aliases added (what `maxNodes` bounds).
+        public var aliasedNodes = 0
         /// Alias references seen.
         public var aliases = 0
     }
@@ -126,7 +130,8 @@ private struct ComposerState {
                 guard let target = anchors[name] else { throw .undefinedAlias(name: name, at: mark) }
                 var node = target.node
                 node.mark = mark
-                try add(node, weight: target.weight, anchor: nil, at: mark)
+                try charge(target.weight, at: mark, aliased: true)
+                try add(node, weight: target.weight, anchor: nil, at: mark, alreadyCounted: true)
             case YAML_SEQUENCE_START_EVENT:
                 let start = event.data.sequence_start
                 try open(at: mark)
@@ -165,9 +170,12 @@ private struct ComposerState {
         try charge(1, at: mark)
     }
 
-    mutating func charge(_ weight: Int, at mark: Mark) throws(YAMLError) {
+    /// Counts `weight` nodes; those an alias adds are bounded by `maxNodes`.
+    mutating func charge(_ weight: Int, at mark: Mark, aliased: Bool = false) throws(YAMLError) {
         statistics.expandedNodes += weight
-        guard statistics.expandedNodes <= limits.maxNodes else { throw .tooManyNodes(limit: limits.maxNodes, at: mark) }
+        guard aliased else { return }
+        statistics.aliasedNodes += weight
+        guard statistics.aliasedNodes <= limits.maxNodes else { throw .tooManyNodes(limit: limits.maxNodes, at: mark) }
     }
 
     /// Attaches a finished node to the open collection (or makes it the root).

@@ -10,7 +10,7 @@ public enum YAMLError: Error, Sendable, Equatable {
     case tooDeep(limit: Int, at: Mark)
     /// More alias references than `YAMLLimits.maxAliases`.
     case tooManyAliases(limit: Int, at: Mark)
-    /// More nodes than `YAMLLimits.maxNodes` once aliases are expanded (an alias bomb).
+    /// More nodes added by aliases than `YAMLLimits.maxNodes` (an alias bomb).
     case tooManyNodes(limit: Int, at: Mark)
     /// A `*name` with no earlier `&name`.
     case undefinedAlias(name: String, at: Mark)
@@ -48,7 +48,7 @@ public enum YAMLError: Error, Sendable, Equatable {
         case .tooManyAliases(let limit, _):
             return "more than \(limit) alias references (max aliases)"
         case .tooManyNodes(let limit, _):
-            return "document expands to more than \(limit) nodes (max nodes; an alias bomb?)"
+            return "aliases expand to more than \(limit) nodes (max nodes; an alias bomb?)"
         case .undefinedAlias(let name, _):
             return "alias `*\(name)` refers to no earlier anchor `&\(name)`"
         case .duplicateKey(let key, let first, _):

@@ -6,7 +6,7 @@ public struct YAMLLimits: Sendable, Equatable {
     public var maxDepth: Int
     /// The most alias references (`*name`) in one document.
     public var maxAliases: Int
-    /// The most nodes in the document with every alias expanded.
+    /// The most nodes that aliases may add once expanded (the nodes written out are bounded by `maxBytes`).
     public var maxNodes: Int
 
     public init(maxBytes: Int = 1 << 20, maxDepth: Int = 64, maxAliases: Int = 100, maxNodes: Int = 100_000) {
@@ -16,6 +16,6 @@ public struct YAMLLimits: Sendable, Equatable {
         self.maxNodes = maxNodes
     }
 
-    /// 1 MiB, depth 64, 100 aliases, 100,000 expanded nodes.
+    /// 1 MiB, depth 64, 100 aliases, 100,000 nodes added by aliases.
     public static let `default` = YAMLLimits()
 }

@@ -1,0 +1,1 @@
+../../../Sources/MoltbookAPI/JSON/JSONValue.swift
