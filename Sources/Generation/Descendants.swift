@@ -8,8 +8,8 @@ import Synchronization
 /// The processes a child left behind outside its process group: a `setsid` or double-forked grandchild is in a
 /// session of its own, so the group's SIGKILL misses it and it outlived the run (issue 34, observation 8).
 ///
-/// Every child that leads its own group is started with `SPAWNED_BY_MOLTIPASS=PID.N` in its environment, which its
-/// descendants inherit whatever group or session they move to; they are found by that variable in Linux' `/proc`
+/// Every program run for the engine (a generator, a solver: `Spawn.run`) is started with `SPAWNED_BY_MOLTIPASS=PID.N`
+/// in its environment, which its descendants inherit whatever group or session they move to; they are found by that variable in Linux' `/proc`
 /// (`/proc/PID/environ` is readable for this user's own processes only, which is all we may signal anyway). A
 /// program that starts its descendants with an environment of its own choosing escapes this: run such a program
 /// under a service manager that ends its control group (docs/generators.md).

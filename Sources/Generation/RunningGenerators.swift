@@ -9,13 +9,16 @@ import Foundation
 /// which also keeps the signal that stops the daemon from reaching it: a program that hangs would outlive the
 /// daemon for good, one that takes long would go on with nobody to read its text.
 ///
-/// They are found as this process's children that lead their own process group and have not exited (Linux'
-/// `/proc`), so no spawn has to register them: between the look and the signal such a child is not reaped by the
+/// They are found as this process's children that lead their own process group, carry its `Descendants` tag and
+/// have not exited (Linux' `/proc`), so no spawn has to register them: between the look and the signal such a child is not reaped by the
 /// run that started it (it reaps only after killing the group), so its pid, the group's id, is not anyone else's.
 public enum RunningGenerators {
     /// The process groups of the programs running now (their leaders' pids).
     public static var groups: [pid_t] {
         let parent = getpid()
+        // Only the programs run for the engine (tagged): not a test's servers and command lines, which also lead
+        // groups of their own when the test process hosts a runner.
+        let marker = Array("\(Descendants.variable)=\(parent).".utf8)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { pid_t($0) }.filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -25,6 +28,7 @@ public enum RunningGenerators {
             let fields = stat[stat.index(after: name)...].split(separator: " ")
             guard fields.count > 2 else { return false }
             return fields[0] != "Z" && fields[0] != "X" && pid_t(fields[1]) == parent && pid_t(fields[2]) == pid
+                && Descendants.carries(marker, pid: pid, prefix: true)
         }
         .sorted()
     }

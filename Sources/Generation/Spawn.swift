@@ -13,7 +13,7 @@ import Foundation
 /// open, the likelier). It also cannot put the child in a process group of its own, so a timeout could kill the
 /// program but not its children, and it reads pipes on threads of its own with no byte limit.
 ///
-/// Here: the child gets exactly the environment given (and, leading a group, `SPAWNED_BY_MOLTIPASS`: `Descendants`);
+/// Here: the child gets exactly the environment given (and, for a program run for the engine, `SPAWNED_BY_MOLTIPASS`: `Descendants`);
 /// every descriptor other than its stdin, stdout and stderr is
 /// closed in it (`addclosefrom_np`; the pipes are close-on-exec anyway); the signals a parent commonly ignores or
 /// blocks (SIGPIPE, SIGCHLD …) are back at their defaults with an empty mask; optionally it leads a new process
@@ -41,16 +41,21 @@ package enum Spawn {
         package var stderr: Stdio
         /// Whether the child leads a new process group (whose id is its pid).
         package var newProcessGroup: Bool
+        /// Whether a group-leading child carries the `Descendants` tag: a program this process runs for the
+        /// engine (a generator, a solver), which `RunningGenerators` and `Descendants` may end. A test's servers
+        /// and command lines are not tagged, so a runner in the test process never ends them.
+        package var tagsDescendants: Bool
 
         package init(
             directory: String? = nil, stdin: Stdio = .null, stdout: Stdio = .null, stderr: Stdio = .null,
-            newProcessGroup: Bool = false
+            newProcessGroup: Bool = false, tagsDescendants: Bool = false
         ) {
             self.directory = directory
             self.stdin = stdin
             self.stdout = stdout
             self.stderr = stderr
             self.newProcessGroup = newProcessGroup
+            self.tagsDescendants = tagsDescendants
         }
     }
 
@@ -107,9 +112,9 @@ package enum Spawn {
             if case .pipe = stdio { return .descriptor(childEnds[index]) }
             return stdio
         }
-        // A child that leads its own group carries a tag its descendants inherit, so that those that leave the
+        // A program that leads its own group carries a tag its descendants inherit, so that those that leave the
         // group (`setsid`) are found too (`Descendants`).
-        let tag = options.newProcessGroup ? Descendants.newTag() : nil
+        let tag = options.newProcessGroup && options.tagsDescendants ? Descendants.newTag() : nil
         let environment = environment + (tag.map { ["\(Descendants.variable)=\($0)"] } ?? [])
         var pid = pid_t()
         var code = spawnOnce(&pid, path: path, arguments: arguments, environment: environment, stdio: stdio, options)

@@ -51,7 +51,9 @@ extension Spawn {
         path: String, arguments: [String], environment: [String], directory: String? = nil, input: Data,
         _ limits: Limits
     ) throws(SpawnError) -> Completed {
-        let options = Options(directory: directory, stdin: .pipe, stdout: .pipe, stderr: .pipe, newProcessGroup: true)
+        let options = Options(
+            directory: directory, stdin: .pipe, stdout: .pipe, stderr: .pipe, newProcessGroup: true,
+            tagsDescendants: true)
         return try start(path: path, arguments: arguments, environment: environment, options).collect(
             input: input, limits)
     }

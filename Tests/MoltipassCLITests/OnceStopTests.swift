@@ -54,4 +54,63 @@ struct OnceStopTests {
         #expect(gone, "the generator program outlived the run")
         #expect(try await fixture.titles(of: "once_stop").isEmpty)
     }
+
+    /// Issue 34, observation 8: a program's `setsid` grandchild left the group the stop kills. A `run --once` told
+    /// to stop ends it too (it carries the program's tag), and exits as the signal would.
+    @Test func sigtermEndsASetsidGrandchildToo() async throws {
+        let fixture = try await RunFixture.start()
+        defer { Task { await fixture.stop() } }
+        try await fixture.agent("once_detached")
+        let pidFile = fixture.home.path + "/grandchild.pid"
+        let program = try fixture.file(
+            "detaches.sh",
+            """
+            #!/bin/sh
+            setsid sh -c 'echo $$ > \(pidFile).tmp; mv \(pidFile).tmp \(pidFile); exec sleep 300' </dev/null >/dev/null 2>&1 &
+            sleep 300
+            """)
+        chmod(program, 0o755)
+        let recipe = try fixture.file(
+            "detached.yaml",
+            """
+            agent: once_detached
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: notes
+                schedule: { every: 30m }
+                steps:
+                  - post: { submolt: general, generate: { command: [\(program)], timeout: 5m } }
+            """)
+        let run = try ChildProcess(
+            "moltipass",
+            ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)],
+            environment: fixture.home.environment, directory: fixture.home.directory.url)
+        var pid: pid_t?
+        let started = Date()
+        while pid == nil, Date().timeIntervalSince(started) < 15 {
+            try await Task.sleep(for: .milliseconds(50))
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))
+                .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let grandchild = try #require(pid, "the grandchild never started: \(run.stderr)")
+        #expect(Self.isAlive(grandchild), "the setsid grandchild should be running")
+        run.send(SIGTERM)
+        let status = await run.waitForExit(timeout: 20)
+        #expect(status == 143, "exit \(status.map { String($0) } ?? "none within 20 s"); stderr: \(run.stderr)")
+        var gone = !Self.isAlive(grandchild)
+        let killed = Date()
+        while !gone, Date().timeIntervalSince(killed) < 5 {
+            try await Task.sleep(for: .milliseconds(20))
+            gone = !Self.isAlive(grandchild)
+        }
+        #expect(gone, "the setsid grandchild \(grandchild) outlived the run")
+        if !gone { kill(grandchild, SIGKILL) }
+    }
+
+    /// Whether `pid` runs (a zombie waiting for whoever adopted it does not).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+    }
 }

@@ -188,7 +188,9 @@ private struct ComposerState {
             root = node
             return
         }
-        switch top {
+        // Consumed, so that the bound array is the only reference and the append is in place: matching a copy of
+        // the frame made every append copy the whole collection, and a 10,000-job recipe took seconds (O(n²)).
+        switch consume top {
         case .sequence(let start, let tag, let anchorName, var items, let total):
             items.append(node)
             stack.append(.sequence(mark: start, tag: tag, anchor: anchorName, items: items, weight: total + weight))
