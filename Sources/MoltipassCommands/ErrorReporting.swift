@@ -1,12 +1,18 @@
 import Keychain
 import MoltbookAPI
 import MoltipassEngine
+import Storage
 
 /// Maps failures to an exit status and a one-line message for stderr.
 public enum ErrorReporting {
     public static func exitStatus(for error: any Error) -> ExitStatus {
         if let failure = error as? KeysFailure { return failure.status }
         if let error = error as? KeychainError { return exitStatus(for: error) }
+        // A state another process holds past the wait is contention, not a fault: try again later (75). A CI
+        // run's 20 overlapping `run --once` had one exit 1 on "state.sqlite.lock stayed locked … for 5 s".
+        if let error = error as? StorageError {
+            return [.lockTimeout, .busy, .unavailable].contains(error.code) ? .transient : .failure
+        }
         guard let error = error as? APIError else { return .failure }
         switch error.code {
         case .invalidKey, .authenticationRequired, .notClaimed, .suspended: return .authBroken

@@ -6,6 +6,7 @@ import MoltipassCommands
 import MoltipassEngine
 import MoltipassPlan
 import Recipes
+import Storage
 
 /// `moltipass run RECIPE… [--once]`: the engine, for cron (`--once`) or as a daemon.
 struct Run: AsyncParsableCommand {
@@ -146,10 +147,19 @@ struct Run: AsyncParsableCommand {
                 throw ValidationError("no state path: give --state or set MOLTIPASS_STATE")
             }
             let logger = makeLogger()
-            var session = try await RunSession(
-                recipes: recipes, state: stateTarget, keys: try keys.session(), logger: logger,
-                now: now.flatMap(NowOption.instant), timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime,
-                started: started)
+            let keySession = try keys.session()
+            var session: RunSession
+            do {
+                session = try await RunSession(
+                    recipes: recipes, state: stateTarget, keys: keySession, logger: logger,
+                    now: now.flatMap(NowOption.instant), timeScale: timeScale.flatMap(TimeScale.init) ?? .realTime,
+                    started: started)
+            } catch let error as StorageError where ErrorReporting.exitStatus(for: error) == .transient {
+                // A state another process holds past the wait is contention: 75, try again (it was 1). Other
+                // storage errors keep their own words and exit 1.
+                FileHandle.standardError.write(Data("moltipass: \(error)\n".utf8))
+                Foundation.exit(ExitStatus.transient.rawValue)
+            }
             session.journalRetention = try Self.retention(journalRetention)
             session.leaseTTL = try Self.leaseSeconds(leaseTtl)
             session.telemetry = metrics(recipes)
