@@ -11,7 +11,7 @@ public enum ErrorReporting {
         // A state another process holds past the wait is contention, not a fault: try again later (75). A CI
         // run's 20 overlapping `run --once` had one exit 1 on "state.sqlite.lock stayed locked … for 5 s".
         if let error = error as? StorageError {
-            return [.lockTimeout, .busy, .unavailable].contains(error.code) ? .transient : .failure
+            return [.lockTimeout, .unavailable].contains(error.code) ? .transient : .failure
         }
         guard let error = error as? APIError else { return .failure }
         switch error.code {
