@@ -29,13 +29,8 @@ struct OnceStopTests {
             "moltipass",
             ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)],
             environment: fixture.home.environment, directory: fixture.home.directory.url)
-        var pid: pid_t?
         let started = Date()
-        while pid == nil, Date().timeIntervalSince(started) < 60 {  // a loaded CI machine took longer than 15 s
-            try await Task.sleep(for: .milliseconds(50))
-            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))
-                .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
+        let pid = try await Self.pid(in: pidFile)
         let program = try #require(pid, "the generator never started: \(run.stderr)")
         #expect(kill(program, 0) == 0, "the generator should be running")
         run.send(SIGTERM)
@@ -86,13 +81,7 @@ struct OnceStopTests {
             "moltipass",
             ["run", recipe, "--once", "--state", fixture.statePath, "--now", RunFixture.iso(RunFixture.t0)],
             environment: fixture.home.environment, directory: fixture.home.directory.url)
-        var pid: pid_t?
-        let started = Date()
-        while pid == nil, Date().timeIntervalSince(started) < 60 {  // a loaded CI machine took longer than 15 s
-            try await Task.sleep(for: .milliseconds(50))
-            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))
-                .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
+        let pid = try await Self.pid(in: pidFile)
         let grandchild = try #require(pid, "the grandchild never started: \(run.stderr)")
         #expect(Self.isAlive(grandchild), "the setsid grandchild should be running")
         run.send(SIGTERM)
@@ -106,6 +95,20 @@ struct OnceStopTests {
         }
         #expect(gone, "the setsid grandchild \(grandchild) outlived the run")
         if !gone { kill(grandchild, SIGKILL) }
+    }
+
+    /// The pid a program wrote to `file`, waited for up to 60 s (a loaded CI machine took longer than 15 s).
+    static func pid(in file: String) async throws -> pid_t? {
+        let started = Date()
+        while Date().timeIntervalSince(started) < 60 {
+            if let pid = (try? String(contentsOfFile: file, encoding: .utf8))
+                .flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+            {
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Whether `pid` runs (a zombie waiting for whoever adopted it does not).
