@@ -57,9 +57,9 @@ struct DialectRegressionTests {
         try fixture.queue(count: 3)
         let recipe = try fixture.postingRecipe("oss_poster")
         for step in 0..<3 {
-            // A few seconds past each half hour: `--now` starts the run's clock, which then runs.
+            // `--now` starts the run's clock, which then runs: a minute of margin past each half hour.
             let run = try await fixture.run(
-                [recipe, "--once", "--json"], at: Self.t0.addingTimeInterval(Double(step) * 1_805))
+                [recipe, "--once", "--json"], at: Self.t0.addingTimeInterval(Double(step) * RunFixture.nextHalfHour))
             #expect(run.status == 0, "run \(step): \(run.stdout)")
         }
         #expect(try await fixture.counter("posts_created") == 3)
@@ -370,7 +370,8 @@ struct DialectRegressionTests {
             .post, "faults", .object(["mode": "http500", "method": "POST", "path_prefix": "/api/v1/posts", "count": 5]))
         var statuses: [Int32] = []
         for step in 0..<7 {
-            let run = try await fixture.run([recipe, "--once"], at: Self.t0.addingTimeInterval(Double(step) * 1_805))
+            let run = try await fixture.run(
+                [recipe, "--once"], at: Self.t0.addingTimeInterval(Double(step) * RunFixture.nextHalfHour))
             statuses.append(run.status)
         }
         #expect(statuses == [9, 9, 9, 9, 9, 8, 0])

@@ -11,6 +11,12 @@ struct RunFixture {
     /// 2026-12-01T10:00:00Z, on the half-hour grid of the test recipes.
     static let t0 = Date(timeIntervalSince1970: 1_796_119_200)
 
+    /// A minute past the next half hour: the gap between two runs that each expect to post. A run's
+    /// clock starts at `--now` and then runs, so on a loaded machine its post is sent seconds after
+    /// `--now` and the 30-minute cooldown ends that much later; five seconds of margin were not
+    /// enough (a CI run was deferred, exit 4, at 30 min 5 s).
+    static let nextHalfHour: TimeInterval = 1_860
+
     let home: KeysHome
     let sandbox: SandboxProcess
     let transport: CurlTransport
