@@ -31,7 +31,7 @@ let package = Package(
         .target(
             name: "MoltbookAPI",
             dependencies: [
-                "CCurl", "CivilDate",
+                "CCurl", "CivilDate", "KeyShapes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -68,7 +68,9 @@ let package = Package(
         ),
         // Day numbers of the proleptic Gregorian calendar, shared by Recipes and MoltbookAPI.
         .target(name: "CivilDate"),
-        .target(name: "Recipes", dependencies: ["CYAML", "CivilDate"]),
+        // What a credential looks like: one definition for the redactor, the generated-text check and lint.
+        .target(name: "KeyShapes"),
+        .target(name: "Recipes", dependencies: ["CYAML", "CivilDate", "KeyShapes"]),
         // Lock files, crash-safe atomic writes and owner-only files, shared by Keychain and Storage.
         .target(name: "FileSafety"),
         // The encrypted key file.
@@ -161,7 +163,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "MoltbookSandbox", "MoltipassTesting"]),
+        .testTarget(
+            name: "MoltbookAPITests", dependencies: ["MoltbookAPI", "KeyShapes", "MoltbookSandbox", "MoltipassTesting"]
+        ),
         .testTarget(
             name: "MoltbookSandboxTests",
             dependencies: [
@@ -191,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["MoltipassEngine", "MoltipassPlan", "MoltipassCommands", "MoltipassTesting"]
+            dependencies: ["MoltipassEngine", "MoltipassPlan", "MoltipassCommands", "MoltipassTesting", "KeyShapes"]
         ),
         .testTarget(name: "ChallengeSolverTests", dependencies: ["ChallengeSolver", "MoltbookSandbox", "Determinism"]),
         .testTarget(

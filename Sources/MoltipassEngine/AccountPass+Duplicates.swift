@@ -77,6 +77,9 @@ extension AccountPass {
         for record in records {
             ledger.add(record)
         }
+        for record in await refreshFromServer(knowing: ledger).filter({ $0.recordedAt >= since }) {
+            ledger.add(record)
+        }
         ledger.compact(before: since)
         runner.ledgerSightings.withLock { [ledger] in $0[agent] = ledger }
         var seen = ContentSightings(ledger: ledger)
@@ -164,6 +167,18 @@ extension AccountPass {
 /// the agent's recent posts and comments as the server shows them are fingerprinted into the
 /// ledger (the profile's `recentPosts`/`recentComments`; where a server has no profile, its
 /// newest posts by the agent). Once per state file and agent (`ledger-seeded`).
+///
+/// Refreshed on every later pass that plans a post or comment (issue 34, observation 8): two
+/// state files used alternately for one agent (two hosts' cron jobs, a volume restored from a
+/// copy), another runner, or an operator posting by hand publish what this state never
+/// recorded, and the queue's next item by this state's count was posted a second time. What the
+/// server shows and the ledger lacks is recorded (the guard then skips it, and a queue takes the
+/// item), and the log says that someone else posts for the agent. One read per such pass, a
+/// pass that is about to spend a post or comment slot anyway; not in `plan`, whose simulated
+/// server has no other writer. A refresh the limiter defers or the server fails is not waited
+/// for: the pass goes on with what the state knows, as it did before the refresh existed. Like
+/// the seed, it sees what the profile lists (Moltbook: the newest few posts and comments), so a
+/// text another writer published further back than that is not seen.
 extension AccountPass {
     /// `-2`: seeded again once, with posts' bodies fingerprinted on their own (issue 33,
     /// observation 9), for state files seeded before.
@@ -174,8 +189,62 @@ extension AccountPass {
     func seedFromServer() async -> [ContentRecord] {
         let agent = agent
         let seeded = (try? await store.read { try await $0.limiterState(account: agent, key: Self.seededKey) }) ?? nil
-        guard seeded == nil, let client = await requireClient() else { return [] }
-        guard case .allowed = limiter.reserve([.read], at: now) else { return [] }
+        guard seeded == nil else { return [] }
+        memo.serverRecordRead = true
+        guard let read = await readServerRecord() else { return [] }
+        let (stored, now) = (read.texts.flatMap { $0 }, now)
+        do {
+            try await store.transaction { transaction in
+                for record in stored { try await transaction.recordContent(record) }
+                try await transaction.setLimiterState(Data("{}".utf8), account: agent, key: Self.seededKey, at: now)
+            }
+        } catch {
+            logger.error("could not store the seeded content ledger", metadata: ["agent": "\(agent)"])
+        }
+        logger.info(
+            "content ledger seeded from the server",
+            metadata: ["agent": "\(agent)", "posts": "\(read.posts)", "comments": "\(read.comments)"])
+        return stored
+    }
+
+    /// What the server shows the agent published that `ledger` lacks, recorded in the state: the
+    /// refresh after the seed (above). Empty when seeded in this pass, in `plan`, or when the
+    /// read cannot be made now.
+    func refreshFromServer(knowing ledger: Runner.LedgerSightings) async -> [ContentRecord] {
+        guard runner.configuration.refreshesServerRecord, !memo.serverRecordRead else { return [] }
+        memo.serverRecordRead = true
+        guard let read = await readServerRecord() else { return [] }
+        // A text is new to the state when none of its fingerprints is known (a post whose body
+        // alone is known went out under another title: someone else's post all the same).
+        let unknown = read.texts.filter { records in
+            !records.isEmpty && !records.contains { ledger.sightings[$0.fingerprint] != nil }
+        }
+        guard !unknown.isEmpty else { return [] }
+        let fresh = unknown.flatMap { $0 }
+        let (agent, stored) = (agent, fresh)
+        do {
+            try await store.transaction { transaction in
+                for record in stored { try await transaction.recordContent(record) }
+            }
+        } catch {
+            logger.error("could not store the content ledger", metadata: ["agent": "\(agent)"])
+        }
+        let excerpts = unknown.compactMap { $0.first?.excerpt }.sorted()
+        logger.warning(
+            "the server shows posts or comments of this agent that this state did not send: another state file, runner or person posts for it; their texts are not repeated",
+            metadata: [
+                "agent": "\(agent)", "count": "\(unknown.count)",
+                "texts": "\(excerpts.prefix(5).map { "\"\($0)\"" }.joined(separator: ", "))",
+            ])
+        return fresh
+    }
+
+    /// The agent's recent posts and comments as the server shows them, as ledger records (dated
+    /// when the server says they were published), one list per text; nil when the read cannot
+    /// be made now.
+    func readServerRecord() async -> (texts: [[ContentRecord]], posts: Int, comments: Int)? {
+        guard let client = await requireClient() else { return nil }
+        guard case .allowed = limiter.reserve([.read], at: now) else { return nil }
         var posts: [Post] = []
         var comments: [Comment] = []
         do {
@@ -187,36 +256,27 @@ extension AccountPass {
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
             guard case .allowed = limiter.reserve([.read], at: now),
                 let page = try? await client.posts(sort: .new, limit: 100)
-            else { return [] }
+            else { return nil }
             absorb(page.rateLimit, status: page.status, action: nil, request: .read)
             posts = page.value.items.filter { identity.isSelf($0.author) }
         } catch {
             absorb(error.rateLimit, status: error.status ?? 0, action: nil, request: .read)
-            return []  // not now: the next pass tries again
+            return nil  // not now: the next pass tries again
         }
-        var records: [ContentRecord] = []
-        for post in posts {
-            let write = PlannedWrite(kind: .post, title: post.title, content: post.content, url: post.url)
-            records += contentRecords(write, key: "").map { seededRecord($0, at: post.createdAt) }
-        }
-        for comment in comments where identity.isSelf(comment.author) || comment.author == nil {
-            records += contentRecords(PlannedWrite(kind: .comment, content: comment.content), key: "").map {
-                seededRecord($0, at: comment.createdAt)
+        let own = comments.filter { identity.isSelf($0.author) || $0.author == nil }
+        let texts =
+            posts.map { post in
+                contentRecords(
+                    PlannedWrite(kind: .post, title: post.title, content: post.content, url: post.url), key: ""
+                )
+                .map { seededRecord($0, at: post.createdAt) }
             }
-        }
-        let (stored, now) = (records, now)
-        do {
-            try await store.transaction { transaction in
-                for record in stored { try await transaction.recordContent(record) }
-                try await transaction.setLimiterState(Data("{}".utf8), account: agent, key: Self.seededKey, at: now)
+            + own.map { comment in
+                contentRecords(PlannedWrite(kind: .comment, content: comment.content), key: "").map {
+                    seededRecord($0, at: comment.createdAt)
+                }
             }
-        } catch {
-            logger.error("could not store the seeded content ledger", metadata: ["agent": "\(agent)"])
-        }
-        logger.info(
-            "content ledger seeded from the server",
-            metadata: ["agent": "\(agent)", "posts": "\(posts.count)", "comments": "\(comments.count)"])
-        return records
+        return (texts, posts.count, own.count)
     }
 
     /// A record seeded from the server: dated when the server says it was published.

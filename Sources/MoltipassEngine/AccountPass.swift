@@ -264,5 +264,8 @@ extension AccountPass {
         /// The posts and comments sent within the duplicate window or waiting to be sent, by exact
         /// fingerprint: read on first use in the pass (the machine keeps its own copy current).
         var contentSeen: ContentSightings?
+        /// Whether the agent's posts and comments were read from the server in this pass (the
+        /// ledger's seed or its refresh: `AccountPass+Duplicates`).
+        var serverRecordRead = false
     }
 }

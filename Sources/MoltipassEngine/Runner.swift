@@ -75,6 +75,11 @@ public final class Runner: Sendable {
         /// server is refused (`AccountPass.serverConflict`); off for `plan`, whose simulated
         /// server stands in for the real one.
         public var checksServer = true
+        /// Whether a pass that plans a post or comment first reads what the server shows the
+        /// agent published lately (`AccountPass.refreshFromServer`): another state file, runner
+        /// or person may have posted for it. Off for `plan`, whose simulated server has no other
+        /// writer.
+        public var refreshesServerRecord = true
 
         public init(holder: String) { self.holder = holder }
 

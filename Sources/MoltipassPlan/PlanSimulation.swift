@@ -67,6 +67,7 @@ public struct PlanSimulation: Sendable {
         for agent in agents {
             var configuration = Runner.Configuration(holder: "plan")
             configuration.checksServer = false
+            configuration.refreshesServerRecord = false
             configuration.environment = environment
             configuration.meter = meter
             configuration.generator = generator

@@ -1,4 +1,5 @@
 import Foundation
+import KeyShapes
 import MoltbookAPI
 import MoltipassTesting
 import Testing
@@ -113,7 +114,8 @@ struct GenerationDocsTests {
     @Test func safetySectionQuotesTheCode() throws {
         let section = try Self.section("Prompt context and safety")
         #expect(section.contains("  ```text\n  " + GenerationContext.untrustedNote + "\n  ```\n"))
-        let rows = Self.table(startingWith: "refused as", in: section).map { $0[0] }
-        #expect(rows == GeneratedTextCheck.secretPatterns.map(\.0))
+        let rows = Self.table(startingWith: "refused as", in: section)
+        #expect(rows.map { $0[0] } == KeyShapes.all.map(\.kind))
+        #expect(rows.map { $0[1] } == KeyShapes.all.map(\.looksLike))
     }
 }

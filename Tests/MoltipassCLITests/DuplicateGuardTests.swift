@@ -212,4 +212,49 @@ struct StateReplacedTests {
         #expect(other.status == 0, "\(other.stderr)")
         #expect(try await fixture.titles(of: "forgetful_agent") == ["Item 0", "Item 1", "Item 2"])
     }
+
+    /// Issue 34, observation 8: two state files used alternately for one agent (two hosts' cron
+    /// jobs). Each was seeded from the server once, then trusted its own count: the first state's
+    /// next item was the one the second had just posted, and it went out a second time. Every
+    /// pass that plans a post reads what the server shows first; the item the other state posted
+    /// is skipped as the agent's own and the next one goes out.
+    @Test
+    func statesUsedAlternatelyDoNotRepost() async throws {
+        let fixture = try await RunFixture.start(sandboxArguments: ["--config", try RunCrashTests.config()])
+        defer { Task { await fixture.stop() } }
+        try await fixture.setClock(RunFixture.t0.addingTimeInterval(-2 * 86_400))
+        try await fixture.agent("alternating_agent")
+        try fixture.queue(count: 6)
+        // Each state runs every other half hour: its own last run is an hour back.
+        let recipe = try fixture.file(
+            "alternating.yaml",
+            """
+            agent: alternating_agent
+            time_zone: UTC
+            base_url: \(fixture.base)
+            jobs:
+              - id: posts
+                schedule: { every: 30m, missed: { run_once_within: 1h } }
+                steps:
+                  - post: { submolt: general, queue: queue.yaml }
+            """)
+        let states = [fixture.statePath, fixture.home.path + "/other.sqlite"]
+        for step in 0...4 {
+            let at = RunFixture.t0.addingTimeInterval(Double(step) * RunFixture.nextHalfHour)
+            try await fixture.setClock(at)
+            let run = try await fixture.home.run([
+                "run", recipe, "--once", "--json", "--state", states[step % 2], "--now", RunFixture.iso(at),
+            ])
+            #expect(run.status == 0, "run \(step): \(run.stderr)")
+            if step >= 2 {
+                #expect(
+                    run.stdout.contains("duplicate content: the same text as the post sent"),
+                    "run \(step) did not see what the other state posted: \(run.stdout)")
+                #expect(run.stderr.contains("this state did not send"), "run \(step): \(run.stderr)")
+            }
+        }
+        #expect(
+            try await fixture.titles(of: "alternating_agent") == ["Item 0", "Item 1", "Item 2", "Item 3", "Item 4"])
+        #expect(try await fixture.counter("duplicate_contents") == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import KeyShapes
 import Synchronization
 
 /// The one redaction boundary (issue 34): removes secrets from every text that came from outside the
@@ -5,11 +6,11 @@ import Synchronization
 /// enters a report, a log line, a state row or an error.
 ///
 /// Two kinds of secret go: the keys this process holds, by their own bytes whatever their shape (every
-/// `APIKey` and `ModelKey` made is remembered, `remember(_:)`), and anything key-shaped — `moltbook_…`
-/// tokens of 8+ characters (keys, claim tokens and verification codes are all prefixed so), `sk-…`
-/// tokens of 20+ (the hosted model providers' keys) and `Bearer …` values. The register endpoint echoes
-/// the new key and claim token in its body; a generator may print its environment: neither reaches
-/// an output.
+/// `APIKey` and `ModelKey` made is remembered, `remember(_:)`), and anything key-shaped (`KeyShapes`:
+/// `moltbook_…` tokens of 8+ characters — keys, claim tokens and verification codes are all prefixed
+/// so —, the hosted model providers' `sk-…` keys, GitHub and AWS keys, private keys, `Bearer …`
+/// values). The register endpoint echoes the new key and claim token in its body; a generator may
+/// print its environment: neither reaches an output.
 public enum Redactor {
     /// The marker a secret's bytes are replaced with.
     public static let marker = "[redacted]"
@@ -33,35 +34,14 @@ public enum Redactor {
         for secret in secrets.sorted(by: { $0.count > $1.count }) {
             text = text.replacingOccurrences(of: secret, with: marker)
         }
-        guard text.contains("moltbook_") || text.contains("Bearer ") || text.contains("sk-") else { return text }
-        var output = ""
-        output.reserveCapacity(text.count)
-        var index = text.startIndex
-        while index < text.endIndex {
-            if let end = secretEnd(in: text, from: index, prefix: "moltbook_", minimumTail: 8) {
-                output += "moltbook_" + marker
-                index = end
-            } else if let end = secretEnd(in: text, from: index, prefix: "Bearer ", minimumTail: 1) {
-                output += "Bearer " + marker
-                index = end
-            } else if startsWord(text, at: index),
-                let end = secretEnd(in: text, from: index, prefix: "sk-", minimumTail: 20, keyCharacter: isKeyCharacter)
-            {
-                output += "sk-" + marker
-                index = end
-            } else {
-                output.append(text[index])
-                index = text.index(after: index)
-            }
-        }
-        return output
+        return KeyShapes.redact(text, marker: marker)
     }
 
-    /// Whether a token starts at `index` (the text's start, or after a character that is not a letter or digit).
-    private static func startsWord(_ text: String, at index: String.Index) -> Bool {
-        guard index > text.startIndex else { return true }
-        let before = text[text.index(before: index)]
-        return !(before.isLetter || before.isNumber)
+    /// The kind of the first secret in `text` (a key this process holds, or one of `KeyShapes`),
+    /// if any: what generated text is refused for.
+    public static func secretKind(in text: String) -> String? {
+        if remembered.withLock({ set in set.contains { text.contains($0) } }) { return "a key this process holds" }
+        return KeyShapes.firstMatch(in: text)?.shape.kind
     }
 
     /// A redacted excerpt of at most `limit` characters, with a marker when cut. Markup is
@@ -89,33 +69,5 @@ public enum Redactor {
             }
         }
         return output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    private static func secretEnd(
-        in text: String, from start: String.Index, prefix: String, minimumTail: Int,
-        keyCharacter: (Character) -> Bool = isTokenCharacter
-    ) -> String.Index? {
-        guard text[start...].hasPrefix(prefix) else { return nil }
-        var end = text.index(start, offsetBy: prefix.count)
-        var tail = 0
-        while end < text.endIndex, keyCharacter(text[end]) {
-            end = text.index(after: end)
-            tail += 1
-        }
-        return tail >= minimumTail ? end : nil
-    }
-
-    /// A character of a model provider's key (`sk-proj-…`, `sk-ant-…`): letters, digits, `-` and `_`; a full stop
-    /// after one ends the sentence, not the key.
-    private static func isKeyCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        return (ascii >= 48 && ascii <= 57) || (ascii >= 65 && ascii <= 90) || (ascii >= 97 && ascii <= 122)
-            || ascii == 45 || ascii == 95
-    }
-
-    private static func isTokenCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        return (ascii >= 48 && ascii <= 57) || (ascii >= 65 && ascii <= 90) || (ascii >= 97 && ascii <= 122)
-            || ascii == 45 || ascii == 95 || ascii == 46 || ascii == 126 || ascii == 43 || ascii == 47 || ascii == 61
     }
 }

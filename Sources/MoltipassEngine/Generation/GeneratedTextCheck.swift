@@ -1,5 +1,6 @@
 import Foundation
 import Generation
+import MoltbookAPI
 import Recipes
 import Synchronization
 
@@ -110,19 +111,9 @@ public enum GeneratedTextCheck {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Credentials a model could echo back (its key, one it saw in a prompt): what they look like.
-    static let secretPatterns: [(String, String)] = [
-        ("a Moltbook API key", "moltbook_sk_[A-Za-z0-9_-]{8,}|moltbook_[A-Za-z0-9_-]{20,}"),
-        ("an API key (sk-…)", "\\bsk-(proj-)?[A-Za-z0-9_-]{20,}"),
-        ("a GitHub token", "\\bgh[pousr]_[A-Za-z0-9]{30,}"),
-        ("an AWS access key", "\\bAKIA[0-9A-Z]{16}\\b"),
-        ("a private key", "-----BEGIN [A-Z ]*PRIVATE KEY-----"),
-        ("a bearer token", "(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{20,}"),
-    ]
-
-    static func secretKind(in text: String) -> String? {
-        secretPatterns.first { matches($0.1, text) }?.0
-    }
+    /// Credentials a model could echo back (its key, one it saw in a prompt): the keys this
+    /// process holds and every `KeyShapes` shape, as the redactor sees them.
+    static func secretKind(in text: String) -> String? { Redactor.secretKind(in: text) }
 
     private static let compiled = Mutex<[String: NSRegularExpression]>([:])
 

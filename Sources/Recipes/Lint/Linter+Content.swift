@@ -1,10 +1,7 @@
 import Foundation
+import KeyShapes
 
 extension Linter {
-    /// Anything that looks like a Moltbook API key.
-    static let secretPattern = try? NSRegularExpression(
-        pattern: "moltbook_sk_[A-Za-z0-9_-]+|moltbook_[A-Za-z0-9_-]{20,}")
-
     static func contentFindings(_ step: Step, file: String) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         func check(_ template: Template?, in file: String, what: String, limit: Int?) {
@@ -23,16 +20,14 @@ extension Linter {
                         file: file, mark: template.mark, severity: .warning, code: "lint-empty",
                         message: "\(what) is empty", expected: "some text, or leave the key out"))
             }
-            let text = template.source
-            if let regex = secretPattern,
-                let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                let range = Range(match.range, in: text)
-            {
-                let shown = text[range].prefix(14) + "…"
+            // Anything that looks like a credential (`KeyShapes`, what the redactor removes from
+            // every output); shown by its first characters only.
+            if let match = KeyShapes.firstMatch(in: template.source) {
+                let shown = template.source[match.range].prefix(match.prefix.count + 2) + "…"
                 findings.append(
                     Diagnostic(
                         file: file, mark: template.mark, severity: .error, code: "lint-secret",
-                        message: "\(what) contains what looks like a Moltbook API key (`\(shown)`)",
+                        message: "\(what) contains what looks like \(match.shape.kind) (`\(shown)`)",
                         expected: "no credentials in content; keys belong in the keychain"))
             }
         }
