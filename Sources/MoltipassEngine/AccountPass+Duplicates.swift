@@ -77,7 +77,7 @@ extension AccountPass {
         for record in records {
             ledger.add(record)
         }
-        for record in await refreshFromServer(knowing: ledger).filter({ $0.recordedAt >= since }) {
+        for record in await refreshFromServer(knowing: ledger, since: since) {
             ledger.add(record)
         }
         ledger.compact(before: since)
@@ -207,17 +207,19 @@ extension AccountPass {
         return stored
     }
 
-    /// What the server shows the agent published that `ledger` lacks, recorded in the state: the
-    /// refresh after the seed (above). Empty when seeded in this pass, in `plan`, or when the
-    /// read cannot be made now.
-    func refreshFromServer(knowing ledger: Runner.LedgerSightings) async -> [ContentRecord] {
+    /// What the server shows the agent published since `earliest` (the duplicate window's start:
+    /// older texts have left the ledger, and are no one else's for that) that `ledger` lacks,
+    /// recorded in the state: the refresh after the seed (above). Empty when seeded in this
+    /// pass, in `plan`, or when the read cannot be made now.
+    func refreshFromServer(knowing ledger: Runner.LedgerSightings, since earliest: Date) async -> [ContentRecord] {
         guard runner.configuration.refreshesServerRecord, !memo.serverRecordRead else { return [] }
         memo.serverRecordRead = true
         guard let read = await readServerRecord() else { return [] }
         // A text is new to the state when none of its fingerprints is known (a post whose body
         // alone is known went out under another title: someone else's post all the same).
         let unknown = read.texts.filter { records in
-            !records.isEmpty && !records.contains { ledger.sightings[$0.fingerprint] != nil }
+            !records.isEmpty && records.allSatisfy { $0.recordedAt >= earliest }
+                && !records.contains { ledger.sightings[$0.fingerprint] != nil }
         }
         guard !unknown.isEmpty else { return [] }
         let fresh = unknown.flatMap { $0 }
