@@ -17,6 +17,8 @@ struct AccountMachineTests {
     /// 2026-12-01T10:30:00Z: half past an hourly job's occurrence.
     static let now = Date(timeIntervalSince1970: 1_796_121_000)
     static let hourAgo = now.addingTimeInterval(-3_600)
+    /// 11:00, the hourly job's next occurrence: the wake-up of a pass at `now`.
+    static let nextHour = Date(timeIntervalSince1970: 1_796_122_800)
 
     static func recipe(_ steps: String, job: String = "") throws -> Recipe {
         let yaml = """
@@ -91,11 +93,8 @@ struct AccountMachineTests {
         // No facts in the snapshot: a pass with nothing due never asks for them.
         var machine = Self.machine(try Self.recipe(Self.postStep), cursor: start, facts: nil)
         let actions = machine.tick(now: Self.now)
-        guard actions.count == 2, case .due(let next) = actions[0], case .journal(let journal) = actions[1] else {
-            Issue.record("expected [.due, .journal], got \(actions)")
-            return
-        }
-        #expect(next == Date(timeIntervalSince1970: 1_796_122_800))  // 11:00
+        let journal = try #require(Self.journal(actions))
+        #expect(actions == [.due(Self.nextHour), .journal(journal)])
         #expect(journal.commits.map(\.intents.count) == [0] && journal.commits[0].cursor == Self.now)
         #expect(journal.dailyCounts == nil && journal.queueLedger == nil)
     }
@@ -104,11 +103,8 @@ struct AccountMachineTests {
     /// cursor in one transaction; then the drain sends it.
     @Test func aDuePostIsCheckedJournaledAndSent() throws {
         var machine = Self.machine(try Self.recipe(Self.postStep))
-        let first = machine.tick(now: Self.now)
-        guard case .loadContentLedger? = first.last else {
-            Issue.record("a post is checked against the ledger first: \(first)")
-            return
-        }
+        // A post is checked against the ledger first.
+        #expect(machine.tick(now: Self.now) == [.due(Self.nextHour), .loadContentLedger])
         let planned = machine.handle(.contentLedger([:]), at: Self.now)
         let journal = try #require(Self.journal(planned))
         #expect(journal.commits.count == 1)
@@ -116,26 +112,16 @@ struct AccountMachineTests {
         #expect(intent.action == "post" && intent.occurrence == Date(timeIntervalSince1970: 1_796_119_200))
         #expect(journal.commits[0].cursor == Self.now)
         #expect(journal.dailyCounts != nil && journal.queueLedger == nil)
-        guard case .readPending? = machine.handle(.journaled(ok: true), at: Self.now).last else {
-            Issue.record("after the journal, the drain reads its entries")
-            return
-        }
+        // After the journal, the drain reads its entries; challenges are settled before any
+        // write; the entry is attempted; the limiter is saved after it, and the drain ends.
+        #expect(machine.handle(.journaled(ok: true), at: Self.now) == [.readPending])
         let entry = Self.entry(intent)
-        guard case .settleChallenges? = machine.handle(.pending([entry]), at: Self.now).last else {
-            Issue.record("challenges are settled before any write")
-            return
-        }
-        let attempt = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now)
-        guard case .attempt(let attempted, let write)? = attempt.last else {
-            Issue.record("the entry is attempted: \(attempt)")
-            return
-        }
-        #expect(attempted.key == intent.key && write.title == "Harbour notes")
-        let after = machine.handle(.attempted(stop: false, deferredUntil: nil), at: Self.now)
-        guard after.count == 1, case .saveLimiter = after[0] else {
-            Issue.record("the limiter is saved after the attempt, and the drain ends: \(after)")
-            return
-        }
+        #expect(machine.handle(.pending([entry]), at: Self.now) == [.settleChallenges])
+        let write = PlannedWrite(
+            kind: .post, submolt: "general", title: "Harbour notes",
+            content: "The tide was calm and the gulls were loud.")
+        #expect(machine.handle(.challenges(.clear, accountBroken: false), at: Self.now) == [.attempt(entry, write)])
+        #expect(machine.handle(.attempted(stop: false, deferredUntil: nil), at: Self.now) == [.saveLimiter])
     }
 
     /// The same text sent yesterday: skipped with the reason, the cursor still moves, nothing
@@ -156,7 +142,9 @@ struct AccountMachineTests {
         #expect(journal.commits[0].cursor == Self.now)
         let skipped = Self.lines(planned).filter { $0.outcome == .skipped }
         #expect(skipped.count == 1 && skipped[0].reason?.hasPrefix("duplicate content: the same text") == true)
-        #expect(planned.contains { if case .duplicateSkipped = $0 { true } else { false } })
+        #expect(
+            planned.contains(
+                .duplicateSkipped(action: skipped[0].action, earlier: "sent \(MoltbookDateText.iso(sighting.at))")))
     }
 
     /// A selection: the client first while the identity is unknown, then the read; posts already
@@ -165,24 +153,19 @@ struct AccountMachineTests {
         var facts = DoneTargets()
         facts.add(.comment, ["p2"])
         var machine = Self.machine(try Self.recipe(Self.commentStep), facts: facts, identityKnown: false)
-        guard case .prepareClient? = machine.tick(now: Self.now).last else {
-            Issue.record("the client comes before a selection when the identity is unknown")
-            return
-        }
+        // The client comes before a selection when the identity is unknown; then the selection
+        // is read, as the step says.
+        #expect(machine.tick(now: Self.now) == [.due(Self.nextHour), .prepareClient])
         let read = machine.handle(.clientPrepared(identity: AgentIdentity(name: "a"), known: true), at: Self.now)
-        guard case .fetch(let selector)? = read.last else {
-            Issue.record("then the selection is read: \(read)")
-            return
-        }
+        let selector = try #require(PlanningMachine.selector(of: try Self.recipe(Self.commentStep).jobs[0].steps[0]))
+        #expect(read == [.fetch(selector)])
         #expect(selector.limit == 5)
         let posts = [
             Self.post("p1", "Tides"), Self.post("p2", "Gulls"), Self.post("p3", "Mine", author: "a"),
             Self.post("p4", "Boats"), Self.post("p5", "Nets"),
         ]
-        guard case .loadContentLedger? = machine.handle(.fetched(.success(posts)), at: Self.now).last else {
-            Issue.record("comments are checked against the ledger")
-            return
-        }
+        // Comments are checked against the ledger.
+        #expect(machine.handle(.fetched(.success(posts)), at: Self.now) == [.loadContentLedger])
         let planned = machine.handle(.contentLedger([:]), at: Self.now)
         let journal = try #require(Self.journal(planned))
         #expect(journal.commits[0].intents.map(\.target) == ["p1", "p4"])
@@ -210,11 +193,8 @@ struct AccountMachineTests {
         #expect(kept.map(\.what) == ["select targets"])
         #expect(kept.map(\.retryAt) == [until])
         #expect(kept.map(\.reason) == ["reads: 60 a minute"])
-        let next = machine.handle(.journaled(ok: true), at: Self.now)
-        guard case .readPending? = next.last else {
-            Issue.record("the drain still runs: \(next)")
-            return
-        }
+        // The drain still runs.
+        #expect(machine.handle(.journaled(ok: true), at: Self.now) == [.readPending])
     }
 
     /// A route this server refuses (404): the step is skipped for the occurrence and the cursor moves.
@@ -248,21 +228,13 @@ struct AccountMachineTests {
     /// (planning without them could vote or comment twice), and the drain still runs.
     @Test func factsAreReadWhenAStepIsDue() throws {
         var machine = Self.machine(try Self.recipe(Self.commentStep), facts: nil)
-        guard case .loadFacts? = machine.tick(now: Self.now).last else {
-            Issue.record("the facts are read before the first due step")
-            return
-        }
+        // The facts are read before the first due step; a failed read plans nothing and the
+        // drain goes on; with the facts, planning goes on to the selection.
+        #expect(machine.tick(now: Self.now) == [.due(Self.nextHour), .loadFacts])
         var failing = machine
-        let failed = failing.handle(.facts(nil), at: Self.now)
-        #expect(Self.journal(failed) == nil)
-        guard failed.count == 2, case .transientFailure = failed[0], case .readPending = failed[1] else {
-            Issue.record("a failed read plans nothing and the drain goes on: \(failed)")
-            return
-        }
-        guard case .fetch? = machine.handle(.facts(DoneTargets()), at: Self.now).last else {
-            Issue.record("with the facts, planning goes on to the selection")
-            return
-        }
+        #expect(failing.handle(.facts(nil), at: Self.now) == [.transientFailure, .readPending])
+        let selector = try #require(PlanningMachine.selector(of: try Self.recipe(Self.commentStep).jobs[0].steps[0]))
+        #expect(machine.handle(.facts(DoneTargets()), at: Self.now) == [.fetch(selector)])
     }
 
     /// A write whose job is gone: withdrawn first (an orphan), then the state read again.
@@ -271,15 +243,13 @@ struct AccountMachineTests {
             key: "o", account: "a", recipe: "gone", job: "old", occurrence: Self.hourAgo, step: 0, action: "post",
             target: nil, contentHash: "h", payload: PlannedWrite(kind: .post, title: "x").payload, notBefore: nil)
         var machine = Self.machine(try Self.recipe(Self.postStep), pending: [Self.entry(orphan)])
-        guard case .dropStale(let stale)? = machine.tick(now: Self.now).last else {
-            Issue.record("the orphan is withdrawn before planning")
-            return
-        }
-        #expect(stale.map(\.entry.key) == ["o"] && stale[0].reason.hasPrefix("orphaned"))
-        guard case .reload? = machine.handle(.dropped(ok: true), at: Self.now).last else {
-            Issue.record("the state is read again after a withdrawal")
-            return
-        }
+        // The orphan is withdrawn before planning, and the state read again after it.
+        let withdrawn = machine.tick(now: Self.now)
+        let reason = try #require(
+            withdrawn.first.flatMap { if case .dropStale(let stale) = $0 { stale.first?.reason } else { nil } })
+        #expect(reason.hasPrefix("orphaned"))
+        #expect(withdrawn == [.dropStale([AccountMachine.StaleWrite(entry: Self.entry(orphan), reason: reason)])])
+        #expect(machine.handle(.dropped(ok: true), at: Self.now) == [.reload])
     }
 
     /// A paused account plans (the journal keeps the occurrence) but sends nothing.
@@ -288,13 +258,11 @@ struct AccountMachineTests {
             try Self.recipe(Self.postStep), paused: ("suspended by the server", Self.now.addingTimeInterval(3_600)))
         _ = machine.tick(now: Self.now)
         _ = machine.handle(.contentLedger([:]), at: Self.now)
-        let actions = machine.handle(.journaled(ok: true), at: Self.now)
-        guard actions.count == 1, case .reportPending(let reason, let until) = actions[0] else {
-            Issue.record("a paused account lists its pending writes: \(actions)")
-            return
-        }
-        #expect(reason == "account paused: suspended by the server")
-        #expect(until == Self.now.addingTimeInterval(3_600))
+        #expect(
+            machine.handle(.journaled(ok: true), at: Self.now) == [
+                .reportPending(
+                    reason: "account paused: suspended by the server", until: Self.now.addingTimeInterval(3_600))
+            ])
     }
 
     /// An open challenge holds every write: the entries are listed with its end, and the pass
@@ -306,11 +274,10 @@ struct AccountMachineTests {
         let end = Self.now.addingTimeInterval(300)
         let actions = machine.handle(
             .challenges(.waiting(until: end, reason: "answer deferred"), accountBroken: false), at: Self.now)
-        guard actions.count == 2, case .reportPending(let reason, end?) = actions[0], case .due(end) = actions[1] else {
-            Issue.record("expected the pending writes listed and a wake-up: \(actions)")
-            return
-        }
-        #expect(reason == "verification challenge outstanding: answer deferred")
+        #expect(
+            actions == [
+                .reportPending(reason: "verification challenge outstanding: answer deferred", until: end), .due(end),
+            ])
     }
 
     /// A write deferred on a path of its own (the server-record read waiting) holds its class:
@@ -325,17 +292,14 @@ struct AccountMachineTests {
                 target: "p1", contentHash: write.contentHash, payload: write.payload, notBefore: nil)
         }
         _ = machine.handle(.pending([Self.entry(intent("c1")), Self.entry(intent("c2"))]), at: Self.now)
-        guard
-            case .attempt(let first, _)? = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now).last
-        else {
-            Issue.record("the first comment is attempted")
-            return
-        }
-        #expect(first.key == "c1")
+        #expect(
+            machine.handle(.challenges(.clear, accountBroken: false), at: Self.now) == [
+                .attempt(Self.entry(intent("c1")), write)
+            ])
         let until = Self.now.addingTimeInterval(40)
         let actions = machine.handle(.attempted(stop: false, deferredUntil: until), at: Self.now)
         #expect(Self.lines(actions).map(\.reason) == ["behind an earlier deferred write"])
-        #expect(!actions.contains { if case .attempt = $0 { true } else { false } })
+        #expect(!actions.contains(.attempt(Self.entry(intent("c2")), write)))
     }
 
     /// A read-back entry deferred (found not applied, then the limiter said wait) does not hold
@@ -355,10 +319,6 @@ struct AccountMachineTests {
         _ = machine.handle(.challenges(.clear, accountBroken: false), at: Self.now)
         let next = machine.handle(
             .attempted(stop: false, deferredUntil: Self.now.addingTimeInterval(1_800)), at: Self.now)
-        guard case .attempt(let attempted, _)? = next.last else {
-            Issue.record("the fresh post is attempted: \(next)")
-            return
-        }
-        #expect(attempted.key == "f1")
+        #expect(next.last == .attempt(entry("f1", .intent), write))
     }
 }

@@ -5,7 +5,7 @@ import Recipes
 
 /// One text the planning asks a generator for (issue 21): what to run, with which context, for
 /// which write. Built by `PlanningMachine` (pure); answered by a `TextGenerating`.
-public struct GenerationRequest: Sendable {
+public struct GenerationRequest: Sendable, Equatable {
     /// The write's idempotency key: the same for every attempt at the same write.
     public var key: String
     /// 1 for the first text; more when a check refused the earlier ones.

@@ -45,12 +45,13 @@ struct AccountMachine {
     }
 
     /// A write withdrawn before planning, and why.
-    struct StaleWrite: Sendable {
+    struct StaleWrite: Sendable, Equatable {
         var entry: JournalEntry
         var reason: String
     }
 
-    enum Action {
+    /// Equatable, so that machine tests are tables of the actions expected (issue 32).
+    enum Action: Equatable {
         // Report lines.
         case line(RunReport.Item)
         case due(Date)
