@@ -24,13 +24,15 @@ struct LearnedLimitTests {
         let refused = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(60 * 60 + 5))
         #expect(refused.status == 4, "\(refused.stderr)")
         #expect(try await fixture.counter("rate_limited") == 1)
-        let after = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(70 * 60 + 10))
+        // A minute past the server's wait and past the next half hour: a run's clock starts at
+        // `--now` and runs, so on a loaded machine its requests leave seconds late.
+        let after = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(71 * 60))
         #expect(after.status == 0, "\(after.stderr)")
-        let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(100 * 60 + 15))
+        let next = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(102 * 60))
         #expect(next.status == 0, "\(next.stderr)")
         let status = try await fixture.home.run([
             "status", recipe, "--state", fixture.statePath, "--now",
-            RunFixture.iso(t0.addingTimeInterval(100 * 60 + 15)),
+            RunFixture.iso(t0.addingTimeInterval(102 * 60)),
         ])
         #expect(!status.stdout.contains("learned"), "\(status.stdout)")
         #expect(try await fixture.counter("rate_limited") == 1)
