@@ -34,13 +34,19 @@ public enum ChallengeNormalizer {
                     continue
                 }
                 // A symbol-only token: its operator symbol stands alone ("]*", "+~", "-"). With several, a `*` or `+`
-                // is the operator and `-` `/` (the common noise) are dropped ("*-"); `-` with `/` is noise.
+                // is the operator and `/` (common noise) is dropped ("*/"); `-` with `/` is noise. A `-` with a `*`
+                // or `+` ("-*": either may be the noise), or two of `*` `+` ("*+"), are all kept: between the
+                // numbers they disagree, and the text is declined.
                 let symbols = raw.filter { operatorSymbols.contains($0) }.map { $0 == "−" ? "-" : $0 }
                 let strong = symbols.filter { "*+×÷".contains($0) }
+                let kept = strong.isEmpty ? [] : strong + symbols.filter { $0 == "-" }
                 if Set(symbols).count == 1, let symbol = symbols.first {
                     out.append(.symbol(symbol))
-                } else if Set(strong).count == 1, let symbol = strong.first {
+                } else if Set(kept).count == 1, let symbol = kept.first {
                     out.append(.symbol(symbol))
+                } else if Set(kept).count > 1 {
+                    var seen: Set<Character> = []
+                    for symbol in kept where seen.insert(symbol).inserted { out.append(.symbol(symbol)) }
                 }
                 continue
             }

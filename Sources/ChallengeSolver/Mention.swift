@@ -13,6 +13,8 @@ struct Mention: Sendable {
     var after: String
     /// An operator symbol stands right before the number ("~ x FiVe ClAwS"): it is an operand.
     var afterOperator = false
+    /// `before` without any filler word ("each of hmm the two claws" → "eachofthe").
+    var bare: String = ""
 
     var value: Decimal { number.value }
 
@@ -34,13 +36,14 @@ struct Mention: Sendable {
                 Mention(
                     number: number, index: index, ordinal: out.count,
                     before: letters(segments, from: index - 1, step: -1),
-                    after: letters(segments, from: index + 1, step: 1), afterOperator: afterOperator))
+                    after: letters(segments, from: index + 1, step: 1), afterOperator: afterOperator,
+                    bare: letters(segments, from: index - 1, step: -1, fillers: false)))
         }
         return out
     }
 
     /// The words from `start` walking by `step` until a number, collapsed and joined, fillers removed.
-    static func letters(_ segments: [Segment], from start: Int, step: Int) -> String {
+    static func letters(_ segments: [Segment], from start: Int, step: Int, fillers: Bool = true) -> String {
         var words: [String] = []
         var probe = start
         while probe >= 0, probe < segments.count {
@@ -51,7 +54,9 @@ struct Mention: Sendable {
                 if step < 0 { words.removeAll() }
             }
             // Fillers are stripped at the number's side only: as fragments they may be parts of words ("lob st er").
-            if case .word(let word) = segments[probe] { words.append(word) }
+            if case .word(let word) = segments[probe], fillers || !OperationCues.fillers.contains(word) {
+                words.append(word)
+            }
             probe += step
         }
         if step < 0 { words.reverse() }
@@ -68,14 +73,14 @@ struct Mention: Sendable {
         let shorter = String(before.dropLast())
         let stripped = Self.trailingFillers.stringByReplacingMatches(
             in: shorter, range: NSRange(shorter.startIndex..., in: shorter), withTemplate: "")
-        return [before, stripped]
+        return [before, stripped, bare]
     }
 
     // The patterns are fixed and valid.
     static let trailingFillers = try! NSRegularExpression(
-        pattern: "(u|uhm|um|uh|hm|er|like|blah|swoth|glar|lxq|lxobqstwer|physxics|ha)+$")
+        pattern: "(u|uhm|um|uh|hm|erm|er|ah|oh|like|blah|swoth|glar|lxq|lxobqstwer|physxics|ha)+$")
     static let leadingFillers = try! NSRegularExpression(
-        pattern: "^(uhm|um|uh|hm|er|like|blah|swoth|glar|lxq|lxobqstwer|physxics|velocity|lobster)+")
+        pattern: "^(uhm|um|uh|hm|erm|er|ah|oh|like|blah|swoth|glar|lxq|lxobqstwer|physxics|velocity|lobster)+")
 }
 
 /// The kind of quantity a number measures, from the unit word after it.

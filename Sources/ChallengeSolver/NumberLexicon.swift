@@ -17,6 +17,15 @@ enum NumberLexicon {
         /// 1 for an exact word, less for a misspelling or a guess.
         var certainty: Double
         var note: String?
+        /// A word read across a lone symbol whose two sides are number words of their own ("six - teen"): the
+        /// symbol and the two numbers it would separate if it were the operator (6 and 10).
+        var split: Split?
+
+        struct Split: Sendable, Equatable {
+            var symbol: Character
+            var left: Int
+            var right: Int
+        }
     }
 
     static let words: [String: Int] = {
@@ -61,9 +70,15 @@ enum NumberLexicon {
 
     /// Whether the fragments `prefix` + `candidate` spell an ordinary word ("lis" + "ten"), so the number word at
     /// the end is not one.
-    static func endsOrdinaryWord(_ prefix: String, _ candidate: String) -> Bool {
-        stoplist.contains(ChallengeNormalizer.collapse(prefix + candidate))
+    static func endsOrdinaryWord(_ prefix: String, _ candidate: String, _ following: [String] = []) -> Bool {
+        let word = ChallengeNormalizer.collapse(prefix + candidate)
+        let longer = ChallengeNormalizer.collapse(prefix + candidate + following.joined())
+        return stoplist.contains(word) || holders.contains { longer.hasPrefix($0) && $0.count > word.count }
     }
+
+    /// Longer words of the lobster texts that hold a number word over fragments ("an te en na": antenna).
+    static let holders = ["antena", "often", "tentacle", "atention", "content", "extend", "intense", "potent"]
+        .map { ChallengeNormalizer.collapse($0) }
 
     /// Units 1–9, teens and tens as (collapsed word, value), for the fuzzy and prefix rules.
     static let teenStems: [(String, Int)] = [

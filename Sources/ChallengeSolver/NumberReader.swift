@@ -94,30 +94,32 @@ public enum NumberReader {
             }
             var run: [String] = []
             var positions: [Int] = []
-            var crossings: [Int] = []
+            var crossings: [Int: Character] = [:]
             var probe = index
-            var pendingCrossing = false
+            var pending: Character?
             while probe < tokens.count, run.count < maxRun {
                 switch tokens[probe] {
                 case .word(let word):
-                    if pendingCrossing { crossings.append(run.count) }
-                    pendingCrossing = false
+                    if let pending { crossings[run.count] = pending }
+                    pending = nil
                     run.append(word)
                     positions.append(probe)
                 case .symbol("x"):
-                    if pendingCrossing { crossings.append(run.count) }
-                    pendingCrossing = false
+                    if let pending { crossings[run.count] = pending }
+                    pending = nil
                     run.append("x")
                     positions.append(probe)
                 case .attached: break
-                case .symbol: pendingCrossing = true
+                case .symbol(let symbol): pending = pending ?? symbol
                 case .digits: probe = tokens.count
                 }
                 probe += 1
             }
             if let (match, length) = number(in: run, crossings: crossings) {
                 let spelled = run[..<length].joined()
-                if case .word(let previous) = out.last, NumberLexicon.endsOrdinaryWord(previous, spelled) {
+                if case .word(let previous) = out.last,
+                    NumberLexicon.endsOrdinaryWord(previous, spelled, Array(run[length...].prefix(2)))
+                {
                     out[out.count - 1] = .word(ChallengeNormalizer.collapse(previous + spelled))
                 } else {
                     out.append(.number(match))
@@ -141,14 +143,39 @@ public enum NumberReader {
     static let maxRun = 8
 
     /// The number word starting `run`, crossing lone symbols only between fragments of one word.
-    private static func number(in run: [String], crossings: [Int]) -> (NumberLexicon.Match, Int)? {
-        guard let (match, length) = numberAt(run) else { return nil }
-        let valid = crossings.filter { $0 < length }.allSatisfy { cut in
-            NumberLexicon.exact(ChallengeNormalizer.collapse(run[..<cut].joined())) == nil
-                && NumberLexicon.exact(ChallengeNormalizer.collapse(run[cut..<length].joined())) == nil
+    ///
+    /// A symbol between a tens word and its unit ("twenty - five") is not crossed here: the two stay words and the
+    /// compound is read across the symbol later, with its split reading. Any other symbol with a number word on one
+    /// side that the word it splits completes ("six - ty", "eight * een", "fif / teen", "four - teen") is crossed:
+    /// read as two words the rest would be a scrap or the wrong number (6 for sixty, 10 for fifteen). When both
+    /// sides are number words ("six - teen": 6 and 10) the split reading is kept too, as for a compound.
+    private static func number(in run: [String], crossings: [Int: Character]) -> (NumberLexicon.Match, Int)? {
+        guard var (match, length) = numberAt(run) else { return nil }
+        var split: NumberLexicon.Match.Split?
+        var crossed = false
+        let valid = crossings.keys.sorted().filter { $0 > 0 && $0 < length }.allSatisfy { cut in
+            let left = NumberLexicon.exact(ChallengeNormalizer.collapse(run[..<cut].joined()))
+            let right = NumberLexicon.exact(ChallengeNormalizer.collapse(run[cut..<length].joined()))
+            guard left != nil || right != nil else { return true }
+            guard match.kind != .point, left?.kind != .point, right?.kind != .point,
+                !(left?.kind == .tens && right.map { $0.kind == .unit || $0.kind == .compound } == true)
+            else { return false }
+            crossed = true
+            if let left, let right, left.value != match.value, let symbol = crossings[cut] {
+                split = split ?? .init(symbol: symbol, left: left.value, right: right.value)
+            }
+            return true
         }
-        if valid { return (match, length) }
-        guard let first = crossings.first, first > 0 else { return nil }
+        if valid {
+            if crossed {
+                match.certainty *= 0.85
+                match.split = split
+                match.note = [match.note, "a symbol inside \(match.value) treated as noise"].compactMap { $0 }
+                    .joined(separator: "; ")
+            }
+            return (match, length)
+        }
+        guard let first = crossings.keys.min(), first > 0 else { return nil }
         return numberAt(Array(run[..<first]))
     }
 
@@ -158,7 +185,11 @@ public enum NumberReader {
         let collapsed = ChallengeNormalizer.collapse(letters)
         return Quantity.of(collapsed) != nil
             || collapsed.count >= 3
-                && ["and", "new", "not", "nop", "net", "each", "ever", "eve", "eat", "ext", "exe", "ear"].contains {
+                && [
+                    "and", "new", "not", "nop", "net", "each", "ever", "eve", "eat", "ext", "exe", "ear",
+                    // Cue words a stray letter may start ("eight t imes", "seven s lows").
+                    "tim", "tot", "oth", "slo", "spe", "twi", "sum",
+                ].contains {
                     collapsed.hasPrefix($0)
                 }
     }
@@ -187,7 +218,7 @@ public enum NumberReader {
                 // the next word ("seven n ewtons"); dropping it must not leave a misspelling ("f i v e" is five).
                 while used > 1, let shorter = NumberLexicon.exact(candidate(used - 1)), shorter.value == match.value,
                     shorter.certainty >= match.certainty,
-                    startsWord(run[used - 1] + (used < run.count ? run[used] : ""))
+                    startsWord(run[used - 1] + run[used..<min(used + 3, run.count)].joined())
                 {
                     used -= 1
                 }
@@ -247,6 +278,9 @@ public enum NumberReader {
             case .number(let first):
                 var number = ReadNumber(
                     value: Decimal(first.value), certainty: first.certainty, notes: first.note.map { [$0] } ?? [])
+                if let split = first.split {
+                    number.acrossSymbol = (split.symbol, Decimal(split.left), Decimal(split.right))
+                }
                 var next = index + 1
                 if first.kind == .tens {
                     next = compoundTail(items, tens: first, after: next, into: &number)
@@ -293,11 +327,13 @@ public enum NumberReader {
         number.value = Decimal(tensValue)
         var unitIndex = skippingScrap(items, from: next)
         var acrossSymbol: Character?
-        if unitIndex + 1 < items.count, let symbol = separatingSymbol(items[unitIndex]),
-            case .number(let unit) = items[unitIndex + 1], unit.kind == .unit, unit.value > 0
-        {
-            unitIndex += 1
-            acrossSymbol = symbol
+        // The symbol may have a scrap on either side ("thirty - y fo ur", "thirty y - four").
+        if unitIndex + 1 < items.count, let symbol = separatingSymbol(items[unitIndex]) {
+            let after = skippingScrap(items, from: unitIndex + 1)
+            if after < items.count, case .number(let unit) = items[after], unit.kind == .unit, unit.value > 0 {
+                unitIndex = after
+                acrossSymbol = symbol
+            }
         }
         guard unitIndex < items.count, case .number(let unit) = items[unitIndex], unit.kind == .unit, unit.value > 0
         else { return next }
@@ -333,7 +369,15 @@ public enum NumberReader {
         guard pointIndex < items.count, case .number(let point) = items[pointIndex], point.kind == .point else {
             return start
         }
-        let digitIndex = skippingScrap(items, from: pointIndex + 1)
+        var digitIndex = skippingScrap(items, from: pointIndex + 1)
+        // "point f / five": a scrap and a lone symbol inside the digit word.
+        if digitIndex < items.count, case .symbol = items[digitIndex] {
+            digitIndex = skippingScrap(items, from: digitIndex + 1)
+        } else if digitIndex + 1 < items.count, case .word(let scrap) = items[digitIndex], scrap.count <= 2,
+            case .symbol = items[digitIndex + 1]
+        {
+            digitIndex = skippingScrap(items, from: digitIndex + 2)
+        }
         guard digitIndex < items.count, case .number(let digit) = items[digitIndex], digit.kind == .unit else {
             return start
         }
@@ -368,8 +412,28 @@ public enum NumberReader {
             // The correction comes first, after fillers that may be split too ("l IkE uM nO", "OoOoP p Ss").
             let meaningful = leadingFillers.stringByReplacingMatches(
                 in: joined, range: NSRange(joined.startIndex..., in: joined), withTemplate: "")
+            // "ops" that ends a cue word with the fragment before it is no "oops" ("dR oPs bY": drops by).
             let strong =
-                words.prefix(5).contains { corrections.contains($0) || $0.hasPrefix("ops") }
+                words.prefix(5).enumerated().contains { offset, word in
+                    guard word.hasPrefix("ops") else { return corrections.contains(word) }
+                    guard offset > 0 else { return true }
+                    let joined = ChallengeNormalizer.collapse(words[offset - 1] + word)
+                    return !OperationCues.all.contains { $0.text.hasPrefix(joined) }
+                }
+                // A lone "no" after nothing but fillers and scraps, another number soon after ("fifty? bzzt um no
+                // sixty", "ErR-m nO").
+                || next - target <= 8
+                    && words.prefix(4).enumerated().contains { offset, word in
+                        weakCorrections.contains(word)
+                            && words[..<offset].allSatisfy {
+                                ($0.count <= 4 || OperationCues.fillers.contains($0)) && $0 != "and"
+                                    && ($0.count <= 2 || Quantity.of($0) == nil)
+                            }
+                            && !(offset + 1 < words.count
+                                && ["not", "now", "nor", "nut", "note", "non", "nopush"].contains {
+                                    ChallengeNormalizer.collapse(word + words[offset + 1]).hasPrefix($0)
+                                })
+                    }
                 || ["wait", "sory", "imean", "actualy", "corection", "scratchthat"].contains {
                     joined.prefix(20).contains($0)
                 } || meaningful.hasPrefix("ops")
@@ -386,5 +450,5 @@ public enum NumberReader {
 
     // The pattern is fixed and valid.
     static let leadingFillers = try! NSRegularExpression(
-        pattern: "^(uhm|um|uh|hm|er|like|so|oh|lobster|lob|lo|st|blah|ha|swoth|glar|lxq|lxobqstwer|physxics)+")
+        pattern: "^(uhm|um|uh|hm|erm|er|ah|like|so|oh|lobster|lob|lo|st|blah|ha|swoth|glar|lxq|lxobqstwer|physxics)+")
 }

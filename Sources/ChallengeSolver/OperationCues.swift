@@ -31,6 +31,8 @@ enum OperationCues {
         var pattern: NSRegularExpression
         /// The cue's longest word: a stream without it cannot hold the cue (a cheap test before the expression).
         var probe: String
+        /// `containers` as expressions over the words of a text (`|` between them).
+        var containerPatterns: [NSRegularExpression]
 
         init(
             _ text: String, _ operation: ArithmeticOperation, _ strength: Strength, implicit: Int? = nil,
@@ -42,6 +44,7 @@ enum OperationCues {
             self.implicitOperand = implicit
             self.isCount = count
             self.containers = containers.map { ChallengeNormalizer.collapse($0) }
+            self.containerPatterns = self.containers.map(Self.containerPattern)
             let words = text.split(separator: " ").map { ChallengeNormalizer.collapse(String($0)) }
             self.probe = words.max { $0.count < $1.count } ?? ""
             let parts = words.map { NSRegularExpression.escapedPattern(for: $0) }
@@ -50,11 +53,39 @@ enum OperationCues {
         }
 
         /// Whether `stream` holds the cue outside its containers.
-        func occurs(in stream: String) -> Bool {
+        ///
+        /// `words` is the same text with `|` between its words: a container counts only where it starts a word
+        /// ("peach", "p each"), not where junk before the cue ends with its first letters ("blorp each", "zzt
+        /// each": that "each" is the cue).
+        func occurs(in stream: String, words: String? = nil) -> Bool {
             guard stream.contains(probe) else { return false }
             var rest = stream
             for container in containers { rest = rest.replacingOccurrences(of: container, with: "|") }
-            return pattern.firstMatch(in: rest, range: NSRange(rest.startIndex..., in: rest)) != nil
+            if Self.matches(pattern, rest) { return true }
+            guard let words, Self.matches(pattern, stream) else { return false }
+            return containerPatterns.contains { container in
+                let range = NSRange(words.startIndex..., in: words)
+                return container.matches(in: words, range: range).contains { match in
+                    guard match.range.location > 0, let start = Range(match.range, in: words)?.lowerBound else {
+                        return false
+                    }
+                    return !"|#@".contains(words[words.index(before: start)])
+                }
+            }
+        }
+
+        /// The containers with a `|` allowed between their letters (and a letter doubled across it).
+        static func containerPattern(_ container: String) -> NSRegularExpression {
+            // Containers are plain letters: the expression is valid.
+            try! NSRegularExpression(
+                pattern: container.map { letter in
+                    let escaped = NSRegularExpression.escapedPattern(for: String(letter))
+                    return "\(escaped)(?:\\|?\(escaped))*"
+                }.joined(separator: "\\|?"))
+        }
+
+        static func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
+            pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
 
@@ -152,12 +183,49 @@ enum OperationCues {
     /// Fillers and junk that carry no meaning; cues are searched with and without them (a fragment "um" may also
     /// be the end of a split "moment um").
     static let fillers: Set<String> = [
-        "um", "uh", "uhm", "hm", "er", "like", "lxobqstwer", "lxq", "blah", "glar", "swoth", "physxics", "ha",
+        "um", "uh", "uhm", "hm", "er", "erm", "ah", "oh", "like", "lxobqstwer", "lxq", "blah", "glar", "swoth",
+        "physxics", "ha",
         "lobster", "lobsters",
     ]
 
     /// The cues found in `stream`.
-    static func hits(in stream: String) -> [Cue] {
-        all.filter { $0.occurs(in: stream) }
+    static func hits(in stream: String, words: String? = nil) -> [Cue] {
+        all.filter { $0.occurs(in: stream, words: words) }
+    }
+
+    /// Cues that `stream` holds only inside one of their containers ("each" in "fi gh t ea ch", which may be
+    /// "fight each" or "teach"): a reading that another operation's weaker cues decide is doubtful.
+    static func hidden(in stream: String, words: String) -> [Cue] {
+        all.filter { cue in
+            guard !cue.containers.isEmpty, stream.contains(cue.probe), Cue.matches(cue.pattern, stream),
+                !cue.occurs(in: stream, words: words)
+            else { return false }
+            // Only a container whose own letters are fragments apart from the cue's is in doubt ("t ea ch" may be
+            // "teach" or "… t each"; "a gainst" and "ac celer ation" are one word).
+            return zip(cue.containers, cue.containerPatterns).contains { container, pattern in
+                guard let inside = container.range(of: cue.text) else { return false }
+                let head = container.distance(from: container.startIndex, to: inside.lowerBound)
+                let tail = container.distance(from: inside.upperBound, to: container.endIndex)
+                return pattern.matches(in: words, range: NSRange(words.startIndex..., in: words)).contains { match in
+                    guard let range = Range(match.range, in: words) else { return false }
+                    return apart(Array(words[range]), head: head, letters: cue.text.count, tail: tail)
+                }
+            }
+        }
+    }
+
+    /// Whether, in `matched` (letters with `|` between fragments), the `head` letters before the cue and the
+    /// `tail` letters after it are fragments of their own.
+    static func apart(_ matched: [Character], head: Int, letters: Int, tail: Int) -> Bool {
+        var seen = 0
+        var cuts: Set<Int> = []
+        for character in matched {
+            if character == "|" { cuts.insert(seen) } else { seen += 1 }
+        }
+        let start = head
+        let end = seen - tail
+        return (head == 0 || cuts.contains(start)) && (tail == 0 || cuts.contains(end))
+            && end - start >= letters
+                - 1
     }
 }

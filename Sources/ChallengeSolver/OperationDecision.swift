@@ -60,6 +60,13 @@ struct OperationDecision: Sendable {
             let words = Set(weaker.map(\.text)).sorted().joined(separator: ", ")
             notes.append("\(describe(operation)) over weaker cue(s): \(words)")
         }
+        // "… chills it by seven, what is the total speed": a change "by N" says its direction in its verb; when no
+        // verb or framing named the operation, "total" or "more" cannot tell a rise from a fall.
+        if top == .weak, stream.range(of: "by[|]?#", options: .regularExpression) != nil {
+            return OperationDecision(
+                conflict: "a change 'by N' with a verb the solver does not know, and only \(describe(operation))",
+                notes: notes)
+        }
         let texts = Set(cues.map(\.text))
         // A slowing lobster and a "total" velocity: the server rejected the difference (challenges.md).
         let subtractQuestion = ["remain", "net", "left", "diference", "subtract", "minus"].contains {
@@ -84,7 +91,7 @@ struct OperationDecision: Sendable {
         var index = stream.startIndex
         while let hash = stream[index...].firstIndex(of: "#") {
             index = stream.index(after: hash)
-            var rest = String(stream[index...].prefix(24))
+            var rest = String(stream[index...].prefix(24)).replacingOccurrences(of: "|", with: "")
             rest = leadingNoise.stringByReplacingMatches(
                 in: rest, range: NSRange(rest.startIndex..., in: rest), withTemplate: "")
             // The counted noun starts within a few letters ("thre e lobsters").
@@ -92,7 +99,7 @@ struct OperationDecision: Sendable {
                 let noun = rest.dropFirst(offset).prefix(4)
                 guard noun.count == 4, noun.allSatisfy(\.isLetter) else { continue }
                 let pattern =
-                    "how[a-z]{0,12}?many(uhm|um|uh|er|like)*" + NSRegularExpression.escapedPattern(for: String(noun))
+                    "how[a-z|]{0,12}?many[a-z|]{0,12}?" + NSRegularExpression.escapedPattern(for: String(noun))
                 if stream.range(of: pattern, options: .regularExpression) != nil { return true }
             }
         }

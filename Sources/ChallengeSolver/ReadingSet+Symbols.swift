@@ -3,19 +3,35 @@ import Foundation
 /// Streams, operator symbols and symbols inside compounds: the pieces of a reading around the numbers.
 extension ReadingSet {
     /// The collapsed letters of the segments: operands as `#`, other live numbers as `@`, symbols left out; `clean`
-    /// also leaves out fillers.
+    /// also leaves out fillers, with a `|` in their place: the words on either side stay apart ("w <ha> ats" is no
+    /// "watts"), and cues of several words still match across it.
     static func stream(_ segments: [Segment], operands: Set<Int>, clean: Bool) -> String {
         var out = ""
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .word(let word):
-                if !clean || !OperationCues.fillers.contains(word) { out += word }
+                if !clean || !OperationCues.fillers.contains(word) {
+                    out += word
+                } else if !out.isEmpty, out.last != "|" {
+                    out += "|"
+                }
             case .number(let number):
                 if !number.dropped { out += operands.contains(index) ? "#" : "@" }
             case .symbol, .attached: break
             }
         }
         return ChallengeNormalizer.collapse(out)
+    }
+
+    /// The collapsed words of the segments with `|` between them and numbers as `#`, to tell where words start.
+    static func wordStream(_ segments: [Segment]) -> String {
+        segments.compactMap { segment -> String? in
+            switch segment {
+            case .word(let word): ChallengeNormalizer.collapse(word)
+            case .number: "#"
+            case .symbol, .attached: nil
+            }
+        }.joined(separator: "|")
     }
 
     /// The operation of an operator symbol.

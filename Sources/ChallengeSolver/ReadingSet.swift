@@ -55,6 +55,15 @@ struct ReadingSet: Sendable {
     static func unreadNumbers(_ segments: [Segment]) -> [String] {
         var out: [String] = []
         for start in segments.indices {
+            // "point" after a number and before another that the reader did not join: a decimal read whole or not.
+            if case .word("point") = segments[start], start > 0, case .number = segments[start - 1],
+                segments[(start + 1)...].prefix(3).contains(where: {
+                    if case .number = $0 { return true }
+                    return false
+                })
+            {
+                out.append("point")
+            }
             var joined = ""
             for index in start..<min(start + 3, segments.count) {
                 guard case .word(let word) = segments[index], !OperationCues.fillers.contains(word) else { break }
@@ -99,6 +108,11 @@ struct ReadingSet: Sendable {
         let mentions = Mention.all(in: segments)
         let plain = stream(segments, operands: Set(mentions.map(\.index)), clean: false)
         let asked = Quantity.asked(in: plain)
+        // "… twenty two claws and gains eleven more, how many claws": the claws are the problem's.
+        let countsClaws = plain.range(of: "howmany[a-z]{0,12}?claw", options: .regularExpression) != nil
+        func explain(_ mentions: [Mention], operands: [Mention], asked: Quantity?) -> [String]? {
+            Self.explain(mentions, operands: operands, asked: asked, countsClaws: countsClaws)
+        }
         var out: [Choice] = []
         for (i, first) in mentions.enumerated() where eligible(first) {
             for second in mentions[(i + 1)...] where eligible(second) {
@@ -130,25 +144,32 @@ struct ReadingSet: Sendable {
     ]
 
     /// Why each number other than `operands` is not an operand, or nil when one cannot be explained.
-    static func explain(_ mentions: [Mention], operands: [Mention], asked: Quantity?) -> [String]? {
+    static func explain(_ mentions: [Mention], operands: [Mention], asked: Quantity?, countsClaws: Bool = false)
+        -> [String]?
+    {
         var reasons: [String] = []
         let chosen = Set(operands.map(\.ordinal))
         for mention in mentions where !chosen.contains(mention.ordinal) {
-            guard let reason = distractorReason(mention, operands: operands, asked: asked) else { return nil }
+            guard let reason = distractorReason(mention, operands: operands, asked: asked, countsClaws: countsClaws)
+            else { return nil }
             reasons.append("\(mention.value): \(reason)")
         }
         return reasons
     }
 
     /// Why `mention` can be left out when `operands` are the operands.
-    static func distractorReason(_ mention: Mention, operands: [Mention], asked: Quantity?) -> String? {
+    static func distractorReason(_ mention: Mention, operands: [Mention], asked: Quantity?, countsClaws: Bool = false)
+        -> String?
+    {
         if !eligible(mention) { return "a determiner, not an operand" }
         if operands.contains(where: { $0.value == mention.value }),
             operands.allSatisfy({ $0.ordinal < mention.ordinal })
         {
             return "restated"
         }
-        if let pattern = distractorPattern(mention) { return pattern }
+        if let pattern = distractorPattern(mention), !(countsClaws && mention.after.hasPrefix("claw")) {
+            return pattern
+        }
         if let asked, let quantity = mention.quantity, quantity != asked,
             operands.allSatisfy({ $0.quantity == asked })
         {
@@ -168,13 +189,25 @@ struct ReadingSet: Sendable {
         let before = mention.before
         let after = mention.after
         // "the two forces" refers to the operands; "each of the four claws" counts, "the 23 newton pincer" measures.
-        if ["the", "these", "those", "both"].contains(where: { before.hasSuffix($0) }), mention.quantity == nil,
-            !before.hasSuffix("ofthe"), !before.hasSuffix("ofthese"), !before.hasSuffix("ofthose")
-        {
+        // Fillers may stand anywhere in between ("each of hmm the two claws"), junk before the unit ("the seventy
+        // four blorp newton pincer").
+        let measured = (0...6).contains { Quantity.of(String(after.dropFirst($0))) != nil }
+        let theN = [before, mention.bare].allSatisfy { before in
+            ["the", "these", "those", "both"].contains(where: { before.hasSuffix($0) })
+                && !before.hasSuffix("ofthe") && !before.hasSuffix("ofthese") && !before.hasSuffix("ofthose")
+        }
+        if theN, !measured {
             return "'the N …'"
         }
         // "with two claws", "with six legs", "with two antennae twitching": a body, not a measure.
-        if before.hasSuffix("with"), bodyParts.contains(where: after.hasPrefix) {
+        // Junk may stand between ("with lo.bst err six antennae"), not a word that makes them the problem's ("with
+        // its two claws").
+        if let with = before.range(of: "with", options: .backwards),
+            before.distance(from: with.upperBound, to: before.endIndex) <= 8,
+            !["its", "the", "al", "her", "his", "both", "thes", "each", "every", "are", "has"].contains(where: {
+                before[with.upperBound...].hasPrefix($0)
+            }), bodyParts.contains(where: after.hasPrefix)
+        {
             return "'with N \(after.prefix(4))…'"
         }
         if after.hasPrefix("big") { return "'N big …'" }
@@ -206,7 +239,8 @@ struct ReadingSet: Sendable {
         let full = stream(segments, operands: operandIndices, clean: false)
         let clean = stream(segments, operands: operandIndices, clean: true)
         var hits: [OperationCues.Cue] = []
-        for cue in OperationCues.hits(in: full) + OperationCues.hits(in: clean)
+        let words = wordStream(segments)
+        for cue in OperationCues.hits(in: full, words: words) + OperationCues.hits(in: clean, words: words)
         where !hits.contains(where: { $0.text == cue.text }) {
             hits.append(cue)
         }
@@ -219,6 +253,15 @@ struct ReadingSet: Sendable {
         choice.notes += decision.notes
         if let conflict = decision.conflict {
             choice.problem = conflict
+            return choice
+        }
+        if let strength = decision.strength, let operation = decision.operation,
+            let hidden = (OperationCues.hidden(in: full, words: words) + OperationCues.hidden(in: clean, words: words))
+                .first(where: {
+                    $0.operation != operation && $0.strength >= strength && !hits.map(\.text).contains($0.text)
+                })
+        {
+            choice.problem = "'\(hidden.text)' may be a word of its own or part of a longer word"
             return choice
         }
 
@@ -234,7 +277,15 @@ struct ReadingSet: Sendable {
             values.append(Decimal(implicit))
             operation = named
         } else {
-            let symbols = symbolOperations(segments, from: operands[0].index, to: operands[1].index)
+            var symbols = symbolOperations(segments, from: operands[0].index, to: operands[1].index)
+            let named = Set(symbols.map(\.operation))
+            // "-*": a `-` and a `*` or `+` (one of them noise) are settled by words that name one of them outright or
+            // by a verb; weak words or none leave it open.
+            if named.count == 2, named.contains(.subtract), let words = decision.operation, !decision.onlyWeak,
+                named.contains(words)
+            {
+                symbols.removeAll { $0.operation != words }
+            }
             if Set(symbols.map(\.operation)).count > 1 {
                 choice.problem = "operator symbols disagree between the numbers"
                 return choice

@@ -13,6 +13,7 @@ struct ChallengeCorpusTests {
     static let tunedCount = 1_000
     static let heldoutSeed: UInt64 = 0x4845_4C44_3256
     static let heldoutCount = 500
+    static let heldout2Seed: UInt64 = 0x4845_4C44_3334
 
     /// The held-out generator: its own templates, seed, fillers, junk and correction words.
     static func heldoutTexts() -> [GeneratedText] {
@@ -20,6 +21,16 @@ struct ChallengeCorpusTests {
             $0.fillers = ["um", "uh", "hmm", "er", "like", "umm", "uhh"]
             $0.junk = ["blorp", "zzt", "lxobqstwer", "<ha>", "qq", "lo.bst err"]
             $0.corrections = ["oops no", "no wait", "sorry", "um no"]
+            $0.operatorNoise = 0.03
+        }
+    }
+
+    /// The second held-out generator (issue 34): other templates, seed, fillers, junk and correction words again.
+    static func heldout2Texts() -> [GeneratedText] {
+        Corpus.generated(seed: heldout2Seed, count: heldoutCount, templates: HeldoutTemplates2.all) {
+            $0.fillers = ["um", "uh", "hmm", "erm", "like", "uhm", "ah"]
+            $0.junk = ["grrk", "blip", "zorp", "<hm>", "xq", "lo bst"]
+            $0.corrections = ["oops wait", "no sorry", "um no", "wait"]
             $0.operatorNoise = 0.03
         }
     }
@@ -59,12 +70,22 @@ struct ChallengeCorpusTests {
 
     /// The held-out corpus, frozen in fixtures/challenges/heldout.json. It must not be tuned on: its templates, seed,
     /// fillers and junk differ from the tuning corpus, and only its figures are read (never its texts or reasons).
-    /// Never wrong, at least 95 % answered (94.8 % when it was frozen, 95.0 % now; docs/challenges.md).
+    /// Never wrong, at least 95 % answered (94.8 % when it was frozen, 95.8 % now; docs/challenges.md).
     @Test func heldoutCorpus() throws {
         let (tally, wrong, _) = try Corpus.fixture("heldout").run()
         Self.report("held-out corpus", tally, [])
         #expect(tally.wrong == 0, "\(wrong.count) wrong on the held-out corpus")
         #expect(tally.answeredRate >= 0.95, "\(tally)")
+    }
+
+    /// The second held-out corpus (issue 34), frozen in fixtures/challenges/heldout2.json before the solver ran on
+    /// it. Like the first, it must not be tuned on: only its figures are read. Never wrong; the answered floor is
+    /// what it gave on its first run (81.6 %, docs/challenges.md), not the 96 % aimed at.
+    @Test func heldout2Corpus() throws {
+        let (tally, wrong, _) = try Corpus.fixture("heldout2").run()
+        Self.report("second held-out corpus", tally, [])
+        #expect(tally.wrong == 0, "\(wrong.count) wrong on the second held-out corpus")
+        #expect(tally.answeredRate >= 0.81, "\(tally)")
     }
 
     /// The first held-out corpus, inspected once by decline reason and since then a regression corpus: never wrong,
@@ -93,6 +114,20 @@ struct ChallengeCorpusTests {
             try encoder.encode(file).write(to: Corpus.fixtureURL("heldout"))
         }
         let frozen = try Corpus.fixture("heldout").cases
+        #expect(frozen.map(\.text) == cases.map(\.text))
+        #expect(frozen.map(\.expected) == cases.map(\.expected))
+    }
+
+    /// The second held-out fixture is exactly what its generator gives (set WRITE_HELDOUT2=1 to write it once).
+    @Test func heldout2IsFrozen() throws {
+        let cases = Self.heldout2Texts().map { Corpus.Case(name: $0.name, text: $0.text, expected: $0.expected) }
+        if ProcessInfo.processInfo.environment["WRITE_HELDOUT2"] == "1" {
+            try Corpus.write(
+                cases, to: "heldout2",
+                source: "Second held-out corpus (issue 34): HeldoutTemplates2 with seed \(Self.heldout2Seed), "
+                    + "generated once and frozen before the solver ran on it. Never tune the solver on it.")
+        }
+        let frozen = try Corpus.fixture("heldout2").cases
         #expect(frozen.map(\.text) == cases.map(\.text))
         #expect(frozen.map(\.expected) == cases.map(\.expected))
     }

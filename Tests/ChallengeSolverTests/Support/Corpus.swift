@@ -61,6 +61,17 @@ struct Corpus: Sendable {
             .appendingPathComponent("fixtures/challenges/\(name).json")
     }
 
+    /// Writes `cases` as `fixtures/challenges/NAME.json` (a held-out fixture, once).
+    static func write(_ cases: [Case], to name: String, source: String) throws {
+        struct File: Encodable {
+            var source: String
+            var cases: [Case]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(File(source: source, cases: cases)).write(to: fixtureURL(name))
+    }
+
     /// `count` texts from `templates` with `seed`.
     static func generated(
         seed: UInt64, count: Int, templates: [ChallengeTemplate],
