@@ -14,12 +14,9 @@ public enum InboundText {
         return Redactor.redact(visible)
     }
 
+    /// Control characters (`Redactor.isControl`) and the bidirectional overrides and isolates.
     static func isDropped(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: false
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        if Redactor.isControl(scalar) { return true }
+        return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }

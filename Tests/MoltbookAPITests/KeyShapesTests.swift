@@ -53,4 +53,12 @@ import Testing
         let redacted = Redactor.redact("before\n\(Self.pem)\nafter")
         #expect(redacted == "before\n-----BEGIN \(Redactor.marker)\nafter")
     }
+
+    /// Control characters from outside never reach an output (a solver's `ESC [2J` cleared the
+    /// operator's terminal from the log; its NUL cut a stored reason short): C0 but line feed and
+    /// tab, DEL and C1 go; the rest of the text stays.
+    @Test func controlCharactersGo() {
+        #expect(Redactor.redact("a\u{1B}[2J\u{07} 12.00 \u{0}b\u{7F}\u{9B}c\n\td") == "a[2J 12.00 bc\n\td")
+        #expect(Redactor.redact("plain words") == "plain words")
+    }
 }

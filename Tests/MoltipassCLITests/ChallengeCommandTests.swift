@@ -43,6 +43,39 @@ struct ChallengeCommandTests {
         return url.path
     }
 
+    /// A solver's children go with it once it has answered: the one left in its group and a
+    /// `setsid` grandchild (issue 34: `scripts/reliability/hostile-programs` found both alive after
+    /// the run). What it prints reaches the reason without control characters.
+    @Test func aSolversChildrenDoNotOutliveIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (grouped, detached) = (directory.file("grouped.pid").path, directory.file("detached.pid").path)
+        let path = try Self.script(
+            "leaver.sh",
+            """
+            sleep 300 & echo $! > '\(grouped)'
+            setsid sh -c 'echo $$ > "$1"; exec sleep 300' sh '\(detached)' &
+            while [ ! -s '\(detached)' ]; do sleep 0.05; done
+            printf '\\033[2J\\007 not a number \\000'
+            """, in: directory)
+        let result = try await Self.solve(["--solver", "command:\(path)"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not one number"), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0 })
+        for file in [grouped, detached] {
+            let pid = try #require(
+                pid_t(try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            )
+            var gone = false
+            for _ in 0..<100 where !gone {
+                gone = !OnceStopTests.isAlive(pid)
+                if !gone { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            if !gone { kill(pid, SIGKILL) }
+            #expect(gone, "\(file): \(pid) outlived the solver")
+        }
+    }
+
     /// The built-in solver answers with two decimals on stdout and exits 0.
     @Test func builtinAnswers() async throws {
         let result = try await Self.solve([])

@@ -27,14 +27,28 @@ public enum Redactor {
         _ = remembered.withLock { $0.insert(secret) }
     }
 
-    /// `text` without the remembered secrets' bytes and without key-shaped tokens.
+    /// `text` without control characters (`isControl`), the remembered secrets' bytes and key-shaped
+    /// tokens. Control characters go too (issue 34: a solver program's `ESC [2J` cleared the operator's
+    /// terminal from the log, and its NUL cut the stored pause reason short).
     public static func redact(_ text: String) -> String {
         var text = text
+        if text.unicodeScalars.contains(where: isControl) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }))
+        }
         let secrets = remembered.withLock { set in set.filter { text.contains($0) } }
         for secret in secrets.sorted(by: { $0.count > $1.count }) {
             text = text.replacingOccurrences(of: secret, with: marker)
         }
         return KeyShapes.redact(text, marker: marker)
+    }
+
+    /// A control character that no output keeps: C0 but line feed and tab, DEL, C1.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        default: false
+        }
     }
 
     /// The kind of the first secret in `text` (a key this process holds, or one of `KeyShapes`),

@@ -44,10 +44,11 @@ public struct ChallengeCommandSolver: Sendable {
             return .declined(reason: "solver command \(path) is not an executable file", confidence: 0)
         }
         // A program that never reads stdin neither blocks nor kills us (the loop writes as the pipe takes it and
-        // takes a closed pipe as EPIPE); children of the program that still hold its pipes after it exited are
-        // waited for a second at most, and left running. "Text file busy" is retried by `Spawn` itself.
+        // takes a closed pipe as EPIPE). Once it has exited, what it started goes with it, as for a generator:
+        // its group, and a `setsid` grandchild by its tag (issue 34: scripts/reliability/hostile-programs found
+        // a solver's children alive after the run). "Text file busy" is retried by `Spawn` itself.
         let limits = Spawn.Limits(
-            timeout: timeout, killGrace: 1, maxOutput: outputLimit, maxErrors: 4096, killGroupOnExit: false,
+            timeout: timeout, killGrace: 1, maxOutput: outputLimit, maxErrors: 4096, killGroupOnExit: true,
             drainAfterExit: 1)
         let completed: Spawn.Completed
         do {
