@@ -163,6 +163,9 @@ extension AccountPass {
                     try await transaction.setLimiterState(
                         deferred, account: agent, key: DeferredSteps.stateKey, at: now)
                 }
+                if let behind = journal.clockBehind {
+                    try await transaction.setLimiterState(behind, account: agent, key: ClockBehind.stateKey, at: now)
+                }
                 if let counts = journal.dailyCounts {
                     try await transaction.setLimiterState(counts, account: agent, key: DailyCounts.stateKey, at: now)
                 }

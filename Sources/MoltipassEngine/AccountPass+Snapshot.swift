@@ -18,6 +18,7 @@ extension AccountPass {
         var queueLedger: Data?
         var legacyQueuePositions: [String: Int]
         var deferredSteps: Data? = nil
+        var clockBehind: Data? = nil
     }
 
     /// Reads the account's state in one read; nil (logged) when the store fails: the pass then
@@ -52,7 +53,8 @@ extension AccountPass {
                     dailyCounts: try await reader.limiterState(account: agent, key: DailyCounts.stateKey),
                     queueLedger: try await reader.limiterState(account: agent, key: QueueLedger.stateKey),
                     legacyQueuePositions: positions,
-                    deferredSteps: try await reader.limiterState(account: agent, key: DeferredSteps.stateKey))
+                    deferredSteps: try await reader.limiterState(account: agent, key: DeferredSteps.stateKey),
+                    clockBehind: try await reader.limiterState(account: agent, key: ClockBehind.stateKey))
             }
         } catch {
             logger.error("could not read the state", metadata: ["agent": "\(agent)", "error": "\(error)"])
@@ -65,7 +67,8 @@ extension AccountPass {
         AccountMachine.Snapshot(
             limiter: limiter, pending: stored.pending, cursors: stored.cursors,
             dailyCounts: stored.dailyCounts, queueLedger: stored.queueLedger, deferredSteps: stored.deferredSteps,
-            legacyQueuePositions: stored.legacyQueuePositions, identity: identity, identityKnown: info.name != nil)
+            clockBehind: stored.clockBehind, legacyQueuePositions: stored.legacyQueuePositions, identity: identity,
+            identityKnown: info.name != nil)
     }
 
     /// The targets already acted on, per kind: the store's dedup facts, and the journal's

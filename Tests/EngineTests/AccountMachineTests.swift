@@ -44,7 +44,7 @@ struct AccountMachineTests {
 
     static func machine(
         _ recipe: Recipe, cursor: Date? = hourAgo, pending: [JournalEntry] = [], facts: DoneTargets? = DoneTargets(),
-        identityKnown: Bool = true, paused: (String, Date?)? = nil
+        identityKnown: Bool = true, paused: (String, Date?)? = nil, clockBehind: Data? = nil
     ) -> AccountMachine {
         var snapshot = AccountMachine.Snapshot(
             limiter: Limiter(rules: LimitRules.rules(for: .standard)), identity: AgentIdentity(name: "a"))
@@ -52,6 +52,7 @@ struct AccountMachineTests {
         snapshot.facts = facts
         snapshot.identityKnown = identityKnown
         snapshot.paused = paused
+        snapshot.clockBehind = clockBehind
         if let cursor { snapshot.cursors[PlanningMachine.jobKey(recipe.identity, "j")] = cursor }
         var configuration = Runner.Configuration(holder: "test")
         configuration.maxGap = 7_200
@@ -145,6 +146,38 @@ struct AccountMachineTests {
         #expect(
             planned.contains(
                 .duplicateSkipped(action: skipped[0].action, earlier: "sent \(MoltbookDateText.iso(sighting.at))")))
+    }
+
+    /// A clock behind the cursor plans nothing and marks the job; once the clock is right again the
+    /// runner counts as alive through the stretch (passes ran all along): the current occurrence
+    /// runs, the one that fell while the clock was wrong is skipped, not replayed (issue 34:
+    /// `scripts/reliability/clock-step` saw the current one dropped as "missed" after 97 minutes
+    /// a day behind). Without the mark the same gap is downtime, and both are missed.
+    @Test func aClockPutRightRunsTheCurrentOccurrence() throws {
+        let recipe = try Self.recipe(Self.postStep)
+        var behind = Self.machine(recipe, cursor: Self.now)
+        let stepped = behind.tick(now: Self.now.addingTimeInterval(-86_400))
+        let journal = try #require(Self.journal(stepped))
+        #expect(Self.lines(stepped).map(\.action) == ["schedule"])
+        let key = PlanningMachine.jobKey(recipe.identity, "j")
+        #expect(journal.clockBehind == ClockBehind(jobs: [key]).stored)
+        #expect(journal.commits.map(\.cursor) == [Self.now])
+
+        // 12:40, two hours and ten minutes after the cursor (the test machine's gap is two hours).
+        let right = Self.now.addingTimeInterval(7_800)
+        let noon = Date(timeIntervalSince1970: 1_796_126_400)
+        var marked = Self.machine(recipe, cursor: Self.now, clockBehind: journal.clockBehind)
+        let planned = marked.tick(now: right)
+        #expect(
+            Self.lines(planned).map(\.reason) == ["fell while the clock was behind; only the current occurrence runs"])
+        let journaled = try #require(Self.journal(marked.handle(.contentLedger([:]), at: right)))
+        #expect(journaled.commits.flatMap(\.intents).map(\.occurrence) == [noon])
+        // The mark is spent once the job planned past its cursor.
+        #expect(journaled.clockBehind == ClockBehind().stored)
+        var unmarked = Self.machine(recipe, cursor: Self.now)
+        let missed = Self.lines(unmarked.tick(now: right))
+        #expect(missed.map(\.outcome) == [.skipped, .skipped])
+        #expect(missed.allSatisfy { $0.reason?.hasPrefix("missed while the runner was not running") == true })
     }
 
     /// A selection: the client first while the identity is unknown, then the read; posts already

@@ -35,6 +35,8 @@ struct AccountMachine {
         var queueLedger: Data?
         /// The steps whose reads were deferred (`DeferredSteps`), stored form.
         var deferredSteps: Data? = nil
+        /// The jobs a pass found the clock behind (`ClockBehind`), stored form.
+        var clockBehind: Data? = nil
         /// Index-based queue positions of older state (`PlanningMachine.legacyKey`).
         var legacyQueuePositions: [String: Int] = [:]
         var identity: AgentIdentity

@@ -24,6 +24,8 @@ extension PlanningMachine {
         var queueLedger: Data?
         /// The deferred steps as the pass leaves them, when they changed.
         var deferredSteps: Data? = nil
+        /// The jobs found with the clock behind their cursor, when that changed (`ClockBehind`).
+        var clockBehind: Data? = nil
     }
 
     /// Records what a step expanded to: report lines, the duplicate guard, `max_per_day`, intents.

@@ -22,11 +22,23 @@ extension PlanningMachine {
         var queueLedgerChanged = false
         private var deferred: Decoded<DeferredSteps>
         var deferredChanged = false
+        private var behind: Decoded<ClockBehind>
+        var behindChanged = false
 
-        init(storedDaily: Data?, storedLedger: Data?, storedDeferred: Data? = nil) {
+        init(storedDaily: Data?, storedLedger: Data?, storedDeferred: Data? = nil, storedBehind: Data? = nil) {
             dailyCounts = Decoded(stored: storedDaily)
             ledger = Decoded(stored: storedLedger)
             deferred = Decoded(stored: storedDeferred)
+            behind = Decoded(stored: storedBehind)
+        }
+
+        /// The jobs found with the clock behind their cursor since they last planned (`ClockBehind`).
+        var clockBehind: ClockBehind {
+            mutating get { behind.value }
+            set {
+                behind.value = newValue
+                behindChanged = true
+            }
         }
 
         /// The steps whose reads were deferred (`DeferredSteps`), as this pass leaves them.
@@ -57,6 +69,7 @@ protocol StoredForm {
 }
 
 extension DailyCounts: StoredForm {}
+extension ClockBehind: StoredForm {}
 extension QueueLedger: StoredForm {}
 
 /// A stored value decoded on first use; an absent or unreadable form reads as the empty value.

@@ -59,7 +59,7 @@ struct PlanningMachine {
         known = Known(identity: snapshot.identity, identityKnown: snapshot.identityKnown, facts: snapshot.facts)
         counts = Counts(
             storedDaily: snapshot.dailyCounts, storedLedger: snapshot.queueLedger,
-            storedDeferred: snapshot.deferredSteps)
+            storedDeferred: snapshot.deferredSteps, storedBehind: snapshot.clockBehind)
         legacyQueuePositions = snapshot.legacyQueuePositions
     }
 
@@ -147,9 +147,21 @@ struct PlanningMachine {
 
     private mutating func startJob(_ input: JobInput, into actions: inout [Action]) -> JobWork {
         let (recipe, job) = (input.ref.recipe, input.ref.job)
-        let result = OccurrencePlanner.plan(
+        var result = OccurrencePlanner.plan(
             trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, lastTick: input.cursor, now: now,
             maxGap: maxGap)
+        let key = Self.jobKey(recipe.identity, job.id.value)
+        if result.behind != nil {
+            if !counts.clockBehind.jobs.contains(key) { counts.clockBehind.jobs.insert(key) }
+        } else if counts.clockBehind.jobs.contains(key) {
+            // Passes ran while the clock was behind this job's cursor (issue 34: a VM restored from
+            // yesterday's snapshot ran for an hour and a half before NTP put it right): the runner
+            // was alive all along, so the occurrence that is current now is on time, not "missed"
+            // after a gap. The ones that fell while the clock was wrong are not replayed.
+            result = ClockBehind.plan(
+                trigger: job.trigger, seed: recipe.seed, cursor: input.cursor, now: now, maxGap: maxGap)
+            counts.clockBehind.jobs.remove(key)
+        }
         if let behind = result.behind {
             actions.append(
                 .line(
@@ -210,11 +222,12 @@ struct PlanningMachine {
 
     private mutating func finish() -> Journal? {
         let commits = progress.commits
-        guard !commits.isEmpty || counts.deferredChanged else { return nil }
+        guard !commits.isEmpty || counts.deferredChanged || counts.behindChanged else { return nil }
         return Journal(
             commits: commits, dailyCounts: commits.contains { !$0.intents.isEmpty } ? counts.daily.stored : nil,
             queueLedger: counts.queueLedgerChanged ? counts.queueLedger.stored : nil,
-            deferredSteps: counts.deferredChanged ? counts.deferredSteps.stored : nil)
+            deferredSteps: counts.deferredChanged ? counts.deferredSteps.stored : nil,
+            clockBehind: counts.behindChanged ? counts.clockBehind.stored : nil)
     }
 
     // MARK: Deferred steps
