@@ -18,7 +18,8 @@ BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 HEADER = ("| item | date | commit | seed | command | result | time |\n"
           "|---|---|---|---|---|---|---|\n")
-ORDER = ["kill9", "overlap", "fault-storm", "fuzz", "fuzz-json", "keyfile", "secret-scan"]
+ORDER = ["kill9", "overlap", "fault-storm", "fuzz", "fuzz-json", "keyfile", "hostile-programs", "clock-step", "streak",
+         "secret-scan"]
 
 
 def commit():
