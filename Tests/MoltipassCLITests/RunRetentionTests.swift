@@ -32,14 +32,18 @@ struct RunRetentionTests {
 
         // 91 days later, keeping everything: nothing is pruned, and the vote is not sent again.
         let later = RunFixture.t0.addingTimeInterval(91 * Self.day)
-        let kept = try await fixture.run([recipe, "--once", "--journal-retention", "forever"], at: later)
+        // 91 days of half-hourly occurrences are reported missed (4,368 lines): a ceiling of its own,
+        // beside a loaded suite (60 s was reached three times in one session, never alone: 3 s).
+        let kept = try await fixture.run(
+            [recipe, "--once", "--journal-retention", "forever"], at: later, timeout: 300)
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(try await fixture.journalCount("state = 'done'") == 3)
         #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970 - 90 * Self.day)") == 2)
 
         // The default (90 days): the two entries of t0 go, the two of the last 91st day stay.
         let pruning = try await fixture.run(
-            [recipe, "--once", "--log-level", "info", "--log-format", "json"], at: later.addingTimeInterval(1_860))
+            [recipe, "--once", "--log-level", "info", "--log-format", "json"], at: later.addingTimeInterval(1_860),
+            timeout: 300)
         #expect(pruning.status == 0, "\(pruning.stderr)")
         #expect(try await fixture.journalCount("state = 'done'") == 2)
         #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970)") == 0)

@@ -96,16 +96,17 @@ struct RunFixture {
     /// With `--once` and `detailed` (the default), `--detailed-exitcode` is added, so the tests
     /// tell the outcomes apart (3 nothing due, 4 deferred, 5 locked, 6 paused); without it every
     /// outcome that is not a failure exits 0 (`ExitCodeConventionTests`).
-    func run(_ arguments: [String], at: Date, extra: [String: String] = [:], detailed: Bool = true) async throws
-        -> ProcessRunner.Result
-    {
+    func run(
+        _ arguments: [String], at: Date, extra: [String: String] = [:], detailed: Bool = true,
+        timeout: TimeInterval = 60
+    ) async throws -> ProcessRunner.Result {
         try await setClock(at)
         let flag = detailed && arguments.contains("--once") && !arguments.contains("--detailed-exitcode")
         return try await home.run(
             ["run"] + arguments + (flag ? ["--detailed-exitcode"] : []) + [
                 "--state", statePath, "--now", Self.iso(at),
             ],
-            extra: extra)
+            extra: extra, timeout: timeout)
     }
 
     static func iso(_ date: Date) -> String {
