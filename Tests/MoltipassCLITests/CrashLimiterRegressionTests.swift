@@ -16,9 +16,10 @@ struct CrashLimiterRegressionTests {
         defer { Task { await fixture.stop() } }
         let t0 = RunFixture.t0
 
-        // 10:34: the 10:30 post goes out late and is answered 5 s later still; the run is killed
-        // as soon as the sandbox has applied it.
-        try await fixture.killDuringLatePost(recipe, at: t0.addingTimeInterval(34 * 60), delay: 5, untilPosts: 2)
+        // 10:34: the 10:30 post goes out late and is answered 30 s later still; the run is killed
+        // as soon as the sandbox has applied it (with 5 s, a loaded CI run's kill came after the
+        // answer: the run had marked it done, and the next found nothing to read back).
+        try await fixture.killDuringLatePost(recipe, at: t0.addingTimeInterval(34 * 60), delay: 30, untilPosts: 2)
 
         // 10:50, after the killed run's lease: the read-back finds Item 1.
         let reconciled = try await fixture.run([recipe, "--once"], at: t0.addingTimeInterval(50 * 60))

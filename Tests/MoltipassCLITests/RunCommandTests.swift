@@ -122,9 +122,11 @@ struct RunCommandTests {
         #expect(try await fixture.counter("posts_created") == 1, "daemon output: \(daemon.stdout) \(daemon.stderr)")
         let signalled = Date()
         daemon.send(SIGTERM)
-        let status = await daemon.waitForExit(timeout: 5)
+        // Its next occurrence is half an hour away: it ends on SIGTERM at once, not then. The ceiling
+        // is generous (5 s was reached by a loaded CI run: 5.6 s).
+        let status = await daemon.waitForExit(timeout: 30)
         #expect(status == 0, "daemon: \(daemon.stderr)")
-        #expect(Date().timeIntervalSince(signalled) < 5)
+        #expect(Date().timeIntervalSince(signalled) < 30)
         #expect(daemon.stdout.contains("\"message\":\"daemon stopped\""))
 
         #expect(try await fixture.journalCount("state IN ('sent', 'uncertain')") == 0)
