@@ -44,7 +44,7 @@ struct PlanPageRows {
                 rows.append(row(event, detail: Self.detail(event, waits: waits[key], zone: zone)))
                 continue
             }
-            let action = event.action.hasPrefix("occurrence ") ? "occurrence" : event.action
+            let action = event.action.hasPrefix("occurrence") ? "occurrence" : event.action
             let day = PlanResult.local(event.time, zone).prefix(10)
             let group = [String(day), event.agent, event.job, action, event.outcome.rawValue, event.reason ?? ""]
                 .joined(separator: "\u{1F}")

@@ -35,7 +35,7 @@ public enum ActionLabel: String, Sendable, Equatable, CaseIterable {
         case "unsubscribe": self = .unsubscribe
         case "verify": self = .verify
         case "mark": self = .markRead
-        case "occurrence": self = .occurrence
+        case "occurrence", "occurrences": self = .occurrence
         default: self = .other
         }
     }

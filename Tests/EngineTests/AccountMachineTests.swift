@@ -180,6 +180,24 @@ struct AccountMachineTests {
         #expect(missed.allSatisfy { $0.reason?.hasPrefix("missed while the runner was not running") == true })
     }
 
+    /// A long gap is one line per run of missed occurrences, not one per occurrence (after 91 days
+    /// down, a half-hourly job reported 4,368 lines): the first, the last and how many.
+    @Test func aLongGapIsOneLineNamingItsOccurrences() throws {
+        let recipe = try Self.recipe(Self.postStep)
+        // Ten days down: 240 hourly occurrences fell, the last half an hour before `now` (missed too).
+        var machine = Self.machine(recipe, cursor: Self.now.addingTimeInterval(-10 * 86_400))
+        let missed = Self.lines(machine.tick(now: Self.now)).filter { $0.outcome == .skipped }
+        #expect(missed.map(\.action) == ["occurrences 2026-11-21T11:00:00Z … 2026-12-01T10:00:00Z (240)"])
+        #expect(missed.map(\.reason) == ["missed while the runner was not running (policy: skip)"])
+        // Three or fewer stay one line each.
+        var short = Self.machine(recipe, cursor: Self.now.addingTimeInterval(-3 * 3_600))
+        let few = Self.lines(short.tick(now: Self.now)).filter { $0.outcome == .skipped }
+        #expect(
+            few.map(\.action) == [
+                "occurrence 2026-12-01T08:00:00Z", "occurrence 2026-12-01T09:00:00Z", "occurrence 2026-12-01T10:00:00Z",
+            ])
+    }
+
     /// A selection: the client first while the identity is unknown, then the read; posts already
     /// commented and the agent's own are left out; `max_per_day` caps the rest.
     @Test func aSelectionAsksForTheClientThenTheRead() throws {

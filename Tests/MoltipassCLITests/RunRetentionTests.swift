@@ -32,18 +32,21 @@ struct RunRetentionTests {
 
         // 91 days later, keeping everything: nothing is pruned, and the vote is not sent again.
         let later = RunFixture.t0.addingTimeInterval(91 * Self.day)
-        // 91 days of half-hourly occurrences are reported missed (4,368 lines): a ceiling of its own,
-        // beside a loaded suite (60 s was reached three times in one session, never alone: 3 s).
+        // 91 days of half-hourly occurrences are reported missed (one line now; it was 4,368, and beside
+        // a loaded suite the run passed 60 s): a ceiling of its own all the same.
         let kept = try await fixture.run(
             [recipe, "--once", "--journal-retention", "forever"], at: later, timeout: 300)
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(try await fixture.journalCount("state = 'done'") == 3)
         #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970 - 90 * Self.day)") == 2)
 
-        // The default (90 days): the two entries of t0 go, the two of the last 91st day stay.
+        // The default (90 days): the two entries of t0 go, the two of the last 91st day stay. Two hours
+        // on (30 s past the occurrence): the post of the run before was sent once its run reached it,
+        // which on a loaded machine was a minute after `--now` (a CI run at 31 min was still inside
+        // its 30-minute cooldown, exit 4).
+        let pruningAt = later.addingTimeInterval(7_230)
         let pruning = try await fixture.run(
-            [recipe, "--once", "--log-level", "info", "--log-format", "json"], at: later.addingTimeInterval(1_860),
-            timeout: 300)
+            [recipe, "--once", "--log-level", "info", "--log-format", "json"], at: pruningAt, timeout: 300)
         #expect(pruning.status == 0, "\(pruning.stderr)")
         #expect(try await fixture.journalCount("state = 'done'") == 2)
         #expect(try await fixture.journalCount("created_at < \(later.timeIntervalSince1970)") == 0)
@@ -51,7 +54,8 @@ struct RunRetentionTests {
         #expect(line.contains("\"entries\":\"2\""), "\(line)")
 
         // The vote's fact outlives its journal entry: the target is still never voted twice.
-        let again = try await fixture.run([recipe, "--once"], at: later.addingTimeInterval(3_720))
+        // An hour and a half on: past the runner's one-hour gap, so only the current occurrence runs.
+        let again = try await fixture.run([recipe, "--once"], at: pruningAt.addingTimeInterval(5_400))
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try await fixture.counter("votes_cast") == 1)
         #expect(try await fixture.counter("votes_removed") == 0)

@@ -65,6 +65,7 @@ import Testing
         ("verify", .verify),
         ("mark notifications of post 77 read", .markRead),
         ("occurrence 2026-12-01T10:00:00Z", .occurrence),
+        ("occurrences 2026-09-01T10:30:00Z … 2026-12-01T09:30:00Z (4367)", .occurrence),
         ("select targets", .other),
         ("?", .other),
         ("", .other),

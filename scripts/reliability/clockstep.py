@@ -281,12 +281,14 @@ class ClockStep:
             moments = set()
             for run in self.runs:
                 for action in run[kind]:
-                    text = action.replace("occurrence ", "").strip()
+                    # "occurrence T", or "occurrences A … B (N)" for a run of more than three with one reason.
+                    texts = action.replace("occurrences ", "").replace("occurrence ", "").split(" (")[0].split(" … ")
                     try:
-                        moments.add(epoch(datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(
-                            tzinfo=datetime.timezone.utc)))
+                        ends = [epoch(datetime.datetime.strptime(t.strip(), "%Y-%m-%dT%H:%M:%SZ").replace(
+                            tzinfo=datetime.timezone.utc)) for t in texts]
                     except ValueError:
-                        pass
+                        continue
+                    moments.update(float(m) for m in range(int(ends[0]), int(ends[-1]) + 1, HALF_HOUR))
             return moments
         missed_reported = reported("missed")
         fell_reported = reported("fell")

@@ -173,9 +173,8 @@ struct PlanningMachine {
                         before the clock passes it
                         """)))
         }
-        for (occurrence, reason) in result.skipped {
-            actions.append(
-                .line(line(recipe, job, "occurrence \(MoltbookDateText.iso(occurrence.nominal))", .skipped, reason)))
+        for (what, reason) in Self.skippedLines(result.skipped) {
+            actions.append(.line(line(recipe, job, what, .skipped, reason)))
         }
         if let next = result.next?.fire { actions.append(.due(next)) }
         var due = result.due
@@ -192,6 +191,33 @@ struct PlanningMachine {
         }
         return JobWork(
             ref: input.ref, result: result, due: due, dailyCounts: due.isEmpty ? DailyCounts() : counts.daily)
+    }
+
+    /// The report lines for occurrences the planner dropped. A run of more than
+    /// `skippedLinesLimit` consecutive ones with the same reason is one line naming the first, the
+    /// last and how many: after 91 days down, a half-hourly job reported 4,368 lines, which told an
+    /// operator nothing more than one, and on a loaded machine took its run past a minute.
+    static let skippedLinesLimit = 3
+
+    static func skippedLines(_ skipped: [(OccurrencePlanner.Occurrence, String)]) -> [(String, String)] {
+        var lines: [(String, String)] = []
+        var start = skipped.startIndex
+        while start < skipped.endIndex {
+            let reason = skipped[start].1
+            var end = start + 1
+            while end < skipped.endIndex, skipped[end].1 == reason { end += 1 }
+            let group = skipped[start..<end]
+            if group.count > skippedLinesLimit, let first = group.first?.0, let last = group.last?.0 {
+                let what =
+                    "occurrences \(MoltbookDateText.iso(first.nominal)) … \(MoltbookDateText.iso(last.nominal)) "
+                    + "(\(group.count))"
+                lines.append((what, reason))
+            } else {
+                lines += group.map { ("occurrence \(MoltbookDateText.iso($0.0.nominal))", $0.1) }
+            }
+            start = end
+        }
+        return lines
     }
 
     /// The job's commit, or nil when it is to be planned again next pass (a read the limiter
