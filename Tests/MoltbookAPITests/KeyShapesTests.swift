@@ -9,7 +9,9 @@ import Testing
     static let aws = "AKIA" + "ABCDEFGHIJ234567"
     static let pem = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----"
 
-    @Test(arguments: [
+    /// The samples, named by their index: a test's arguments are printed with its name, and the
+    /// secret scan of the test output (scripts/test) would find a key-shaped argument there.
+    static let samples: [(secret: String, kind: String)] = [
         ("moltbook_sk_AbCdEfGh12345678", "a Moltbook API key"),
         ("moltbook_claim_TOKEN123", "a Moltbook API key"),
         ("sk-proj-" + String(repeating: "x", count: 24), "an API key (sk-…)"),
@@ -17,8 +19,11 @@ import Testing
         (KeyShapesTests.aws, "an AWS access key"),
         (KeyShapesTests.pem, "a private key"),
         ("Bearer abc.def-1234", "a bearer token"),
-    ])
-    func eachShapeIsFoundAndRedacted(_ secret: String, _ kind: String) {
+    ]
+
+    @Test(arguments: KeyShapesTests.samples.indices)
+    func eachShapeIsFoundAndRedacted(_ index: Int) {
+        let (secret, kind) = Self.samples[index]
         let text = "see (\(secret)) here"
         #expect(KeyShapes.firstMatch(in: text)?.shape.kind == kind)
         #expect(Redactor.secretKind(in: text) == kind)
